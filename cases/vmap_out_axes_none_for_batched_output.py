@@ -1,0 +1,19 @@
+"""Set `out_axes=None` for an output that actually depends on the mapped axis.
+
+`out_axes=None` means "this output is the same for every batch element"; a batched
+output cannot be un-mapped. The fix returns it stacked along axis 0.
+"""
+import jax
+import jax.numpy as jnp
+
+EXPECTED = "ValueError"
+TAGS = ["vmap", "out_axes"]
+MESSAGE_CONTAINS = "got axis spec None but output was batched on axis 0"
+
+
+def trigger():
+    return jax.vmap(lambda x: x * 2, out_axes=None)(jnp.arange(3.0))
+
+
+def fixed():
+    return jax.vmap(lambda x: x * 2, out_axes=0)(jnp.arange(3.0)).block_until_ready()

@@ -1,0 +1,1 @@
+"""Extract every raise site from JAX's source, pinned to a commit or an installed package."""

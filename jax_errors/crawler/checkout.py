@@ -1,0 +1,124 @@
+"""All git access of jax-errors: a JAX repository read through GitPython, never checked out."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from functools import cached_property
+from pathlib import Path
+
+import git
+from gitdb.exc import BadName, BadObject
+
+from jax_errors.crawler.sources import (
+    PACKAGE_DIR, RELEASE_TAG_PREFIX, SourceFile, SourceSnapshot, is_package_source,
+)
+from jax_errors.exceptions import NotAGitRepositoryError, UnknownRevisionError
+
+
+class JaxCheckout:
+    """A JAX git repository (bare, or with a work tree), opened lazily.
+
+    Blobs are read straight from the object database, so a bare clone or one owned by another
+    user (opened as a bare repo) works, and nothing on disk changes.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).expanduser()
+
+    @cached_property
+    def repo(self) -> git.Repo:
+        if not self.path.exists():
+            raise NotAGitRepositoryError(str(self.path))
+        try:
+            repo = git.Repo(self.path)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError) as error:
+            raise NotAGitRepositoryError(str(self.path)) from error
+        if _is_git_dir(self.path):
+            # A bare clone without a config (or with core.bare unset) is taken by GitPython for the
+            # .git of its parent folder; GIT_DIR makes git read it as the bare repository it is.
+            repo.git.update_environment(GIT_DIR=str(self.path.resolve()))
+        return repo
+
+    def close(self) -> None:
+        # GitPython keeps `git cat-file` processes alive until closed.
+        if "repo" in self.__dict__:
+            self.repo.close()
+            del self.__dict__["repo"]
+
+    def __enter__(self) -> JaxCheckout:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def commit(self, rev: str) -> git.Commit:
+        """The commit a revision (sha, tag, branch, `HEAD~3`) names."""
+        try:
+            return self.repo.commit(rev)
+        except (BadName, BadObject, ValueError, IndexError, git.GitCommandError) as error:
+            raise UnknownRevisionError(rev, str(self.path)) from error
+
+    @contextlib.contextmanager
+    def pinned(self, rev: str) -> Iterator[SourceSnapshot]:
+        """The package's Python files at `rev`; the repository's processes are released afterwards."""
+        try:
+            yield self.snapshot(rev)
+        finally:
+            self.close()
+
+    def snapshot(self, rev: str) -> SourceSnapshot:
+        commit = self.commit(rev)
+        return SourceSnapshot(
+            commit=commit.hexsha,
+            origin="git",
+            source=str(self.path),
+            files=self.files(commit.hexsha),
+            tag=self.release_tag_of(commit.hexsha, preferred=rev),
+            version=None,
+            committed_at=commit.committed_datetime,
+        )
+
+    def files(self, commit: str) -> list[SourceFile]:
+        listing = self.repo.git.ls_tree("-r", "-z", "--full-tree", commit, "--", PACKAGE_DIR)
+        files = []
+        for entry in filter(None, listing.split("\0")):
+            meta, path = entry.split("\t", 1)
+            _mode, kind, sha = meta.split()
+            if kind == "blob" and is_package_source(path):
+                files.append(SourceFile(path, sha, self._reader(sha)))
+        return sorted(files, key=lambda f: f.path)
+
+    def _reader(self, sha: str):
+        return lambda: self.repo.odb.stream(bytes.fromhex(sha)).read()
+
+    @cached_property
+    def _tags_by_commit(self) -> dict[str, list[str]]:
+        tags: dict[str, list[str]] = {}
+        for line in self.repo.git.for_each_ref(
+            "--format=%(refname:short) %(*objectname) %(objectname)", "refs/tags"
+        ).splitlines():
+            name, *shas = line.split()
+            target = shas[0] if len(shas) == 2 else shas[-1]  # annotated tags peel to the commit
+            tags.setdefault(target, []).append(name)
+        return tags
+
+    def release_tag_of(self, commit: str, *, preferred: str | None = None) -> str | None:
+        names = [t for t in self._tags_by_commit.get(commit, []) if t.startswith(RELEASE_TAG_PREFIX)]
+        if preferred in names:
+            return preferred
+        return sorted(names)[0] if names else None
+
+    def release_tags(self) -> list[str]:
+        """Every `jax-v*` tag, oldest version first."""
+        names = [t for ts in self._tags_by_commit.values() for t in ts if t.startswith(RELEASE_TAG_PREFIX)]
+        return sorted(names, key=_version_key)
+
+
+def _is_git_dir(path: Path) -> bool:
+    return (path / "HEAD").is_file() and (path / "objects").is_dir()
+
+
+def _version_key(tag: str) -> tuple:
+    version = tag.removeprefix(RELEASE_TAG_PREFIX)
+    return tuple(int(p) if p.isdigit() else -1 for p in version.replace("rc", ".-1.").split("."))

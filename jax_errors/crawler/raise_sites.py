@@ -1,0 +1,245 @@
+"""Find every `raise` in one Python file and describe it: where, what, why and with which message."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from jax_errors.crawler.imports import ImportTable, module_name
+from jax_errors.crawler.statements import child_statements, iter_statements
+from jax_errors.crawler.templates import EMPTY, Template, build_template
+from jax_errors.exceptions import SourceParseError
+
+# Bump when extraction changes: blobs scanned by another version are scanned again.
+EXTRACTOR_VERSION = "1"
+EXCERPT_CONTEXT = 15
+MAX_RESOLVE_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class Guard:
+    kind: str  # "if", "else", "except", "while", "case"
+    condition: str
+
+
+@dataclass(frozen=True)
+class RaiseSite:
+    """One `raise` statement of one file, as the source spells it."""
+
+    lineno: int
+    end_lineno: int
+    qualname: str
+    kind: str  # "raise" (a new exception), "reraise" (bare raise), "raise_variable" (raise e)
+    exc_class: str | None
+    exc_expr: str
+    template: Template
+    guard: Guard | None
+    cause: str | None
+    excerpt_start: int
+    excerpt: str
+
+
+@dataclass
+class _Scope:
+    name: str
+    node: ast.AST
+    is_function: bool
+    guards: list[Guard] = field(default_factory=list)
+
+
+def extract_raise_sites(source: bytes | str, path: str) -> list[RaiseSite]:
+    """Parse one file and return its raise sites in source order.
+
+    Raises:
+        SourceParseError: the file is not valid Python for this interpreter.
+    """
+    text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
+    try:
+        tree = ast.parse(text, filename=path)
+    except (SyntaxError, ValueError) as error:
+        reason = getattr(error, "msg", None) or str(error)
+        raise SourceParseError(path, getattr(error, "lineno", None), reason) from error
+    visitor = RaiseSiteVisitor(tree, path=path, lines=text.splitlines())
+    visitor.visit(tree)
+    return visitor.sites
+
+
+class RaiseSiteVisitor:
+    """Walks a module once, keeping the scope and guard stacks that each raise needs."""
+
+    def __init__(self, tree: ast.Module, *, path: str, lines: list[str]) -> None:
+        self.path = path
+        self.lines = lines
+        self.imports = ImportTable(tree, module=module_name(path), is_package=path.endswith("__init__.py"))
+        self.scopes = [_Scope("<module>", tree, is_function=False)]
+        self.sites: list[RaiseSite] = []
+        self._statement_cache: dict[ast.AST, list[ast.stmt]] = {}
+
+    def visit(self, node: ast.AST) -> None:
+        getattr(self, f"visit_{type(node).__name__.lower()}", self.generic_visit)(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        # A raise is a statement, so only statement lists are walked: expressions never hold one.
+        for child in child_statements(node):
+            self.visit(child)
+
+    # Scopes -----------------------------------------------------------------------------------
+    def _visit_scope(self, node: ast.AST, name: str, *, is_function: bool) -> None:
+        self.scopes.append(_Scope(name, node, is_function))
+        try:
+            for child in child_statements(node):
+                self.visit(child)
+        finally:
+            self.scopes.pop()
+
+    def visit_functiondef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self._visit_scope(node, node.name, is_function=True)
+
+    visit_asyncfunctiondef = visit_functiondef
+
+    def visit_classdef(self, node: ast.ClassDef) -> None:
+        self._visit_scope(node, node.name, is_function=False)
+
+    @property
+    def qualname(self) -> str:
+        names: list[str] = []
+        for outer, scope in zip(self.scopes, self.scopes[1:]):
+            names.append(scope.name)
+            if scope.is_function:
+                names.append("<locals>")
+        if names and names[-1] == "<locals>":
+            names.pop()
+        return ".".join(names) or "<module>"
+
+    # Guards -----------------------------------------------------------------------------------
+    def _visit_guarded(self, guard: Guard, body: list[ast.stmt]) -> None:
+        guards = self.scopes[-1].guards
+        guards.append(guard)
+        try:
+            for stmt in body:
+                self.visit(stmt)
+        finally:
+            guards.pop()
+
+    def visit_if(self, node: ast.If) -> None:
+        condition = ast.unparse(node.test)
+        self._visit_guarded(Guard("if", condition), node.body)
+        if node.orelse:
+            self._visit_guarded(Guard("else", f"not ({condition})"), node.orelse)
+
+    def visit_while(self, node: ast.While) -> None:
+        self._visit_guarded(Guard("while", ast.unparse(node.test)), node.body)
+        for stmt in node.orelse:
+            self.visit(stmt)
+
+    def visit_excepthandler(self, node: ast.ExceptHandler) -> None:
+        caught = ast.unparse(node.type) if node.type else "BaseException"
+        self._visit_guarded(Guard("except", caught), node.body)
+
+    def visit_match_case(self, node: ast.match_case) -> None:
+        pattern = ast.unparse(node.pattern)
+        if node.guard:
+            pattern += f" if {ast.unparse(node.guard)}"
+        self._visit_guarded(Guard("case", pattern), node.body)
+
+    # Raises -----------------------------------------------------------------------------------
+    def visit_raise(self, node: ast.Raise) -> None:
+        scope = self.scopes[-1]
+        guard = scope.guards[-1] if scope.guards else None
+        kind, exc_class, exc_expr, template = self._describe(node)
+        start = max(1, node.lineno - EXCERPT_CONTEXT)
+        end = min(len(self.lines), (node.end_lineno or node.lineno) + EXCERPT_CONTEXT)
+        self.sites.append(RaiseSite(
+            lineno=node.lineno,
+            end_lineno=node.end_lineno or node.lineno,
+            qualname=self.qualname,
+            kind=kind,
+            exc_class=exc_class,
+            exc_expr=exc_expr,
+            template=template,
+            guard=guard,
+            cause=ast.unparse(node.cause) if node.cause else None,
+            excerpt_start=start,
+            excerpt="\n".join(self.lines[start - 1:end]),
+        ))
+
+    def _describe(self, node: ast.Raise) -> tuple[str, str | None, str, Template]:
+        if node.exc is None:
+            return "reraise", None, "", EMPTY
+        exc = node.exc
+        if isinstance(exc, ast.Name):
+            assigned = self._last_assignment(exc.id, node.lineno)
+            if isinstance(assigned, ast.Call):
+                exc = assigned  # err = ValueError(...); raise err
+            elif self._bound_by_except(exc.id):
+                return "raise_variable", None, exc.id, EMPTY
+        call = exc if isinstance(exc, ast.Call) else None
+        target = call.func if call else exc
+        exc_class = self.imports.resolve(target)
+        message = call.args[0] if call and call.args else None
+        if message is None and call:
+            message = next((kw.value for kw in call.keywords if kw.arg in {"msg", "message"}), None)
+        if message is None:
+            template = EMPTY
+        else:
+            template = build_template(message, resolve_name=self._resolver(node.lineno))
+            if isinstance(message, ast.Starred) or len(call.args) > 1:  # type: ignore[union-attr]
+                template = template + Template((), frozenset({"multiple_args"}))
+        return "raise", exc_class, ast.unparse(target), template
+
+    # Message variables ------------------------------------------------------------------------
+    def _function(self) -> ast.AST:
+        for scope in reversed(self.scopes):
+            if scope.is_function:
+                return scope.node
+        return self.scopes[0].node
+
+    def _function_statements(self) -> list[ast.stmt]:
+        function = self._function()
+        if function not in self._statement_cache:
+            self._statement_cache[function] = list(iter_statements(function, into_scopes=False))
+        return self._statement_cache[function]
+
+    def _assignments(self, name: str, before: int) -> list[ast.stmt]:
+        """Statements of the enclosing function that bind `name` before line `before`."""
+        found = []
+        for stmt in self._function_statements():
+            if stmt.lineno >= before:
+                continue
+            if isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in stmt.targets
+            ):
+                found.append(stmt)
+            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) \
+                    and stmt.target.id == name and stmt.value is not None:
+                found.append(stmt)
+        return sorted(found, key=lambda s: (s.lineno, s.col_offset))
+
+    def _last_assignment(self, name: str, before: int) -> ast.expr | None:
+        for stmt in reversed(self._assignments(name, before)):
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                return stmt.value
+        return None
+
+    def _bound_by_except(self, name: str) -> bool:
+        return any(
+            isinstance(n, ast.Try | ast.TryStar) and any(h.name == name for h in n.handlers)
+            for n in self._function_statements()
+        )
+
+    def _resolver(self, before: int, depth: int = 0):
+        def resolve(node: ast.Name) -> Template | None:
+            if depth >= MAX_RESOLVE_DEPTH:
+                return None
+            chain = self._assignments(node.id, before)
+            start = max((i for i, s in enumerate(chain) if not isinstance(s, ast.AugAssign)), default=None)
+            if start is None:
+                return None
+            result = EMPTY
+            for stmt in chain[start:]:
+                value = stmt.value
+                if isinstance(stmt, ast.AugAssign) and not isinstance(stmt.op, ast.Add):
+                    return None
+                result = result + build_template(value, resolve_name=self._resolver(stmt.lineno, depth + 1))
+            return result
+        return resolve

@@ -1,0 +1,50 @@
+"""What a crawl reads: the Python files of one pinned state of JAX, from git or an installed package."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+RELEASE_TAG_PREFIX = "jax-v"
+PACKAGE_DIR = "jax"
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One `.py` file: its path in the repository and its git blob id; the bytes are read on demand."""
+
+    path: str
+    blob_sha: str
+    read: Callable[[], bytes]
+
+
+@dataclass(frozen=True)
+class SourceSnapshot:
+    """The files of one pinned JAX state, plus what pins it."""
+
+    commit: str
+    origin: str  # "git" or "installed"
+    source: str  # repository path, or the installed package's folder
+    files: Sequence[SourceFile]
+    tag: str | None = None
+    version: str | None = None
+    committed_at: datetime | None = None
+
+    @property
+    def label(self) -> str:
+        return self.tag or self.version or self.commit[:10]
+
+
+def git_blob_sha(data: bytes) -> str:
+    """The id git gives a blob with these bytes, so installed files share blobs with git ones."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def is_package_source(path: str) -> bool:
+    return path.startswith(PACKAGE_DIR + "/") and path.endswith(".py")
+
+
+def release_tag(version: str) -> str:
+    return f"{RELEASE_TAG_PREFIX}{version}"

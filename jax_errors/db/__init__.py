@@ -1,0 +1,1 @@
+"""The catalogue database: typed SQLAlchemy models, Alembic migrations and queries."""
