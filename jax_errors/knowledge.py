@@ -1,0 +1,90 @@
+"""Curated knowledge: one Markdown file per error, front matter keyed by the error id.
+
+    ---
+    error_id: 252d5ba9437acc7a
+    title: all_gather_reduced needs a varying input
+    case: all_gather_reduced_not_varying     # the harness case whose trigger/fixed are the before/after
+    solutions:
+      - Apply `lax.pvary(x, 'i')` before `all_gather_reduced`.
+    situations:
+      - Migrating psum/pmap code to named-axis SPMD style and forgetting the `pvary` annotation.
+    ---
+    What the error means, in Markdown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from jax_errors.exceptions import JaxErrorsError
+
+DEFAULT_KNOWLEDGE_DIR = Path("knowledge")
+_FENCE = "---"
+
+
+class KnowledgeError(JaxErrorsError):
+    """A curated knowledge file is malformed."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"bad knowledge file {path}: {reason}")
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a person wrote about one error."""
+
+    error_id: str
+    title: str
+    meaning: str  # Markdown
+    solutions: tuple[str, ...]
+    situations: tuple[str, ...]
+    case: str | None
+    path: Path
+
+
+def parse_knowledge(path: Path) -> Knowledge:
+    """Read one knowledge file.
+
+    Raises:
+        KnowledgeError: no front matter, bad YAML, or a missing `error_id`/`title`.
+    """
+    text = path.read_text(encoding="utf-8")
+    if not text.startswith(_FENCE + "\n"):
+        raise KnowledgeError(path, "does not start with a --- front matter block")
+    head, sep, body = text[len(_FENCE) + 1:].partition("\n" + _FENCE + "\n")
+    if not sep:
+        raise KnowledgeError(path, "front matter is not closed by ---")
+    try:
+        meta = yaml.safe_load(head) or {}
+    except yaml.YAMLError as error:
+        raise KnowledgeError(path, f"bad YAML: {str(error).splitlines()[0]}") from error
+    if not isinstance(meta, dict):
+        raise KnowledgeError(path, "front matter is not a mapping")
+    for key in ("error_id", "title"):
+        if not isinstance(meta.get(key), str) or not meta[key].strip():
+            raise KnowledgeError(path, f"front matter needs a string {key!r}")
+    return Knowledge(
+        error_id=meta["error_id"].strip(),
+        title=meta["title"].strip(),
+        meaning=body.strip(),
+        solutions=tuple(str(s) for s in meta.get("solutions") or ()),
+        situations=tuple(str(s) for s in meta.get("situations") or ()),
+        case=meta.get("case"),
+        path=path,
+    )
+
+
+def load_knowledge(folder: Path = DEFAULT_KNOWLEDGE_DIR) -> dict[str, Knowledge]:
+    """Every knowledge file of a folder, by error id (a missing folder has none)."""
+    entries: dict[str, Knowledge] = {}
+    for path in sorted(Path(folder).glob("*.md")):
+        entry = parse_knowledge(path)
+        if entry.error_id in entries:
+            raise KnowledgeError(path, f"error id {entry.error_id} is also in {entries[entry.error_id].path}")
+        entries[entry.error_id] = entry
+    return entries

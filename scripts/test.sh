@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Run the test suite on a fresh machine: Python >= 3.12 venv, the project with jax, Chromium, pytest.
+# Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup-env.sh
+if [ -x scripts/setup-browser.sh ]; then scripts/setup-browser.sh; fi
+exec .venv/bin/python -m pytest "$@"

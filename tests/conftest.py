@@ -1,0 +1,94 @@
+"""Shared fixtures: real SQLite databases, throwaway git repositories, the installed jax crawled once."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import git
+import pytest
+from sqlalchemy import Engine
+
+from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.installed import installed_snapshot
+from jax_errors.db.engine import open_database
+
+JAX_CLONE_ENV = "JAX_ERRORS_JAX_CLONE"
+DEFAULT_JAX_CLONE = Path("/work/.mirror/jax-ml+jax/repo")
+
+
+@pytest.fixture
+def fresh_db() -> Engine:
+    """An in-memory catalogue, migrated to head."""
+    return open_database("sqlite://")
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """Where a file catalogue may be created."""
+    return tmp_path / "catalogue.db"
+
+
+@pytest.fixture(scope="session")
+def installed_db_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A file catalogue holding the installed jax package, crawled once per test session."""
+    path = tmp_path_factory.mktemp("installed") / "catalogue.db"
+    crawl_snapshot(open_database(path), installed_snapshot(), jobs=2)
+    return path
+
+
+@pytest.fixture(scope="session")
+def crawled_db(installed_db_path: Path) -> Engine:
+    """An engine on the catalogue of the installed jax (treat as read-only)."""
+    return open_database(installed_db_path)
+
+
+class GitRepoBuilder:
+    """Commits versioned folders of files into a throwaway repository."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.repo = git.Repo.init(path, initial_branch="main")
+        with self.repo.config_writer() as config:
+            config.set_value("user", "name", "jax-errors tests")
+            config.set_value("user", "email", "tests@example.invalid")
+
+    def commit(self, files: dict[str, str | None], message: str, *, tag: str | None = None) -> str:
+        """Write (or, for None, delete) files, commit them, optionally tag; returns the sha."""
+        for name, text in files.items():
+            target = self.path / name
+            if text is None:
+                self.repo.index.remove([name], working_tree=True)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(textwrap.dedent(text).lstrip("\n"))
+            self.repo.index.add([name])
+        # A fixed date keeps commit shas the same on every run, so tests can pin them.
+        count = len(list(self.repo.iter_commits())) if self.repo.head.is_valid() else 0
+        date = f"2026-01-{count + 1:02d}T12:00:00"
+        commit = self.repo.index.commit(message, author_date=date, commit_date=date)
+        if tag:
+            self.repo.create_tag(tag, ref=commit)
+        return commit.hexsha
+
+    def move(self, old: str, new: str, message: str) -> str:
+        (self.path / new).parent.mkdir(parents=True, exist_ok=True)
+        self.repo.index.move([old, new])
+        return self.commit({}, message)
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> GitRepoBuilder:
+    builder = GitRepoBuilder(tmp_path / "jax")
+    yield builder
+    builder.repo.close()
+
+
+@pytest.fixture(scope="session")
+def jax_clone() -> Path:
+    """A real clone of jax-ml/jax, or a skip saying how to provide one."""
+    path = Path(os.environ.get(JAX_CLONE_ENV, DEFAULT_JAX_CLONE))
+    if not (path / "HEAD").exists() and not (path / ".git").exists():
+        pytest.skip(f"no JAX clone at {path}: set {JAX_CLONE_ENV} to a clone of jax-ml/jax to run this check")
+    return path

@@ -1,0 +1,153 @@
+"""Crawls of throwaway git repositories built in the test: pinned commits, moved lines, renames."""
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from jax_errors.crawler import crawl as crawl_module
+from jax_errors.crawler.checkout import JaxCheckout
+from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.db.models import Blob, Occurrence, RaiseSite, Snapshot
+from jax_errors.db.queries import find_snapshot, site_at, snapshot_sites
+from jax_errors.exceptions import NotAGitRepositoryError, UnknownRevisionError
+
+CORE_V1 = '''
+    def check(x):
+        if x.ndim != 2:
+            raise ValueError(f"expected a matrix, got {x.ndim} dims")
+        return x
+'''
+# The same function, pushed down five lines by a new helper above it.
+CORE_V2 = '''
+    def helper():
+        """A new helper."""
+        return 1
+
+
+    def check(x):
+        if x.ndim != 2:
+            raise ValueError(f"expected a matrix, got {x.ndim} dims")
+        return x
+'''
+OTHER = '''
+    def other(y):
+        raise TypeError("other %s" % y)
+'''
+
+
+def build_history(git_repo):
+    shas = {}
+    shas["v1"] = git_repo.commit(
+        {"jax/_src/core.py": CORE_V1, "jax/_src/other.py": OTHER, "README.md": "not python"},
+        "v1", tag="jax-v0.0.1")
+    shas["v2"] = git_repo.commit({"jax/_src/core.py": CORE_V2}, "move lines", tag="jax-v0.0.2")
+    shas["v3"] = git_repo.move("jax/_src/other.py", "jax/_src/renamed.py", "rename")
+    shas["v4"] = git_repo.commit({"jax/_src/broken.py": "def f(:\n    raise ValueError('x')\n"}, "broken")
+    return shas
+
+
+def crawl(engine, repo, rev, **kwargs):
+    with JaxCheckout(repo.path) as checkout:
+        return crawl_snapshot(engine, checkout.snapshot(rev), **kwargs)
+
+
+def test_crawl_pins_commit_tag_and_sites(fresh_db, git_repo):
+    shas = build_history(git_repo)
+    report = crawl(fresh_db, git_repo, "jax-v0.0.1")
+    assert (report.files, report.sites, report.parsed) == (2, 2, 2)
+    with Session(fresh_db) as session:
+        snapshot = find_snapshot(session, "jax-v0.0.1")
+        assert snapshot.commit == shas["v1"]
+        located = site_at(session, snapshot, "jax/_src/core.py", 3)
+        assert located.site.template == "expected a matrix, got {x.ndim} dims"
+        assert located.site.qualname == "check"
+        assert located.site.guard == "x.ndim != 2"
+
+
+def test_second_tag_parses_only_changed_files(fresh_db, git_repo):
+    build_history(git_repo)
+    crawl(fresh_db, git_repo, "jax-v0.0.1")
+    report = crawl(fresh_db, git_repo, "jax-v0.0.2")
+    assert (report.parsed, report.reused) == (1, 1)
+    with Session(fresh_db) as session:
+        assert session.scalar(select(func.count()).select_from(Blob)) == 3
+
+
+def test_a_crawled_commit_is_not_crawled_again(fresh_db, git_repo):
+    build_history(git_repo)
+    crawl(fresh_db, git_repo, "jax-v0.0.1")
+    assert crawl(fresh_db, git_repo, "jax-v0.0.1").skipped
+    assert not crawl(fresh_db, git_repo, "jax-v0.0.1", force=True).skipped
+
+
+def error_ids_by_path(engine, label):
+    with Session(engine) as session:
+        snapshot = find_snapshot(session, label)
+        return {(s.path, s.site.lineno): s.error_id for s in snapshot_sites(session, snapshot)}
+
+
+def test_ids_survive_moved_lines_and_renamed_files(fresh_db, git_repo):
+    shas = build_history(git_repo)
+    for rev in ("jax-v0.0.1", "jax-v0.0.2", shas["v3"]):
+        crawl(fresh_db, git_repo, rev)
+    v1 = error_ids_by_path(fresh_db, "jax-v0.0.1")
+    v2 = error_ids_by_path(fresh_db, "jax-v0.0.2")
+    v3 = error_ids_by_path(fresh_db, shas["v3"])
+    assert v1[("jax/_src/core.py", 3)] == v2[("jax/_src/core.py", 8)]
+    assert v1[("jax/_src/other.py", 2)] == v3[("jax/_src/renamed.py", 2)]
+    assert len(set(v1.values())) == 2
+
+
+def test_unparsable_file_is_recorded_and_the_crawl_goes_on(fresh_db, git_repo):
+    shas = build_history(git_repo)
+    report = crawl(fresh_db, git_repo, shas["v4"])
+    assert report.sites == 2
+    [failure] = report.parse_failures
+    assert (failure.path, failure.lineno) == ("jax/_src/broken.py", 1)
+    with Session(fresh_db) as session:
+        assert find_snapshot(session, shas["v4"]).parse_failures == 1
+
+
+def test_interrupted_crawl_writes_nothing(fresh_db, git_repo, monkeypatch):
+    build_history(git_repo)
+    crawl(fresh_db, git_repo, "jax-v0.0.1")
+
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(crawl_module, "_store_occurrences", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        crawl(fresh_db, git_repo, "jax-v0.0.2")
+    with Session(fresh_db) as session:
+        assert session.scalar(select(func.count()).select_from(Snapshot)) == 1
+        assert session.scalar(select(func.count()).select_from(Blob)) == 2
+        assert session.scalar(select(func.count()).select_from(Occurrence)) == 2
+        assert session.scalar(select(func.count()).select_from(RaiseSite)) == 2
+
+
+def test_release_tags_sort_by_version(git_repo):
+    git_repo.commit({"jax/a.py": "x = 1\n"}, "a", tag="jax-v0.4.10")
+    git_repo.commit({"jax/a.py": "x = 2\n"}, "b", tag="jax-v0.4.9")
+    git_repo.commit({"jax/a.py": "x = 3\n"}, "c", tag="jax-v0.10.0")
+    with JaxCheckout(git_repo.path) as checkout:
+        assert checkout.release_tags() == ["jax-v0.4.9", "jax-v0.4.10", "jax-v0.10.0"]
+
+
+def test_bad_inputs_fail_with_one_line(tmp_path, git_repo):
+    build_history(git_repo)
+    with pytest.raises(NotAGitRepositoryError, match="not a git repository"):
+        JaxCheckout(tmp_path / "nowhere").commit("HEAD")
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(NotAGitRepositoryError):
+        JaxCheckout(tmp_path / "plain").commit("HEAD")
+    with pytest.raises(UnknownRevisionError, match="unknown revision 'jax-v9'"):
+        JaxCheckout(git_repo.path).commit("jax-v9")
+
+
+def test_a_bare_clone_is_read_without_a_work_tree(fresh_db, git_repo, tmp_path):
+    shas = build_history(git_repo)
+    bare = tmp_path / "bare.git"
+    git_repo.repo.clone(bare, bare=True).close()
+    (bare / "config").unlink()  # like the fetched JAX clone: no config, so core.bare is unknown
+    report = crawl(fresh_db, type("R", (), {"path": bare}), "jax-v0.0.2")
+    assert (report.commit, report.sites) == (shas["v2"], 2)

@@ -1,0 +1,135 @@
+import json
+import os
+import textwrap
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+
+from jax_errors.crawler.raise_sites import extract_raise_sites
+from jax_errors.exceptions import SourceParseError
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+SAMPLE = textwrap.dedent('''
+    import textwrap
+    from jax._src import core
+    from jax._src.errors import ConcretizationTypeError as CTE
+    from . import dtypes
+    from .lax import parallel as par
+
+
+    class LocalError(ValueError):
+        pass
+
+
+    def check(x, axis_name):
+        if not x.mat.varying:
+            raise ValueError('all_gather_reduced only accepts inputs that are'
+                             f' varying. Got {x.str_short(True)}')
+        elif x.ndim > 2:
+            msg = "too many dims: "
+            msg += f"{x.ndim}"
+            raise TypeError(msg)
+        else:
+            raise core.ConcretizationTypeError(x, "context")
+
+
+    class Mesh:
+        def __init__(self, names):
+            def inner():
+                raise LocalError("bad %s" % (names,))
+            try:
+                inner()
+            except KeyError as e:
+                raise dtypes.TypePromotionError("cannot {} {}".format(names, 3)) from e
+            except IndexError as err:
+                raise err
+            except Exception:
+                raise
+            while names:
+                raise par.AxisError
+            err = CTE("built earlier")
+            raise err
+''')
+
+
+def sites():
+    return extract_raise_sites(SAMPLE, "jax/_src/sample.py")
+
+
+def test_every_raise_is_found_with_its_line_range():
+    found = sites()
+    assert [(s.lineno, s.end_lineno) for s in found] == [
+        (15, 16), (20, 20), (22, 22), (28, 28), (32, 32), (34, 34), (36, 36), (38, 38), (40, 40)
+    ]
+
+
+def test_qualnames_follow_python():
+    assert [s.qualname for s in sites()][2:5] == ["check", "Mesh.__init__.<locals>.inner", "Mesh.__init__"]
+
+
+def test_exception_classes_resolve_through_imports():
+    assert [s.exc_class for s in sites()] == [
+        "ValueError", "TypeError", "jax._src.core.ConcretizationTypeError", "jax._src.sample.LocalError",
+        "jax._src.dtypes.TypePromotionError", None, None, "jax._src.lax.parallel.AxisError",
+        "jax._src.errors.ConcretizationTypeError",
+    ]
+
+
+def test_templates_include_messages_built_earlier():
+    templates = [s.template.text for s in sites()]
+    assert templates[0] == "all_gather_reduced only accepts inputs that are varying. Got {x.str_short(True)}"
+    assert templates[1] == "too many dims: {x.ndim}"
+    assert templates[3] == "bad {names}"
+    assert templates[4] == "cannot {names} {3}"
+    assert templates[8] == "built earlier"
+
+
+def test_guards_record_the_innermost_condition():
+    guards = [(s.guard.kind, s.guard.condition) if s.guard else None for s in sites()]
+    assert guards[0] == ("if", "not x.mat.varying")
+    assert guards[1] == ("if", "x.ndim > 2")
+    assert guards[2] == ("else", "not (x.ndim > 2)")
+    assert guards[4] == ("except", "KeyError")
+    assert guards[7] == ("while", "names")
+    assert guards[3] is None
+
+
+def test_reraises_are_recorded_as_such():
+    kinds = [s.kind for s in sites()]
+    assert kinds[5:7] == ["raise_variable", "reraise"]
+    assert sites()[4].cause == "e"
+
+
+def test_excerpt_surrounds_the_raise():
+    site = sites()[0]
+    lines = site.excerpt.splitlines()
+    assert lines[site.lineno - site.excerpt_start].strip().startswith("raise ValueError")
+
+
+def test_a_file_that_does_not_parse_says_where():
+    with pytest.raises(SourceParseError) as info:
+        extract_raise_sites("def f(:\n    raise ValueError('x')\n", "jax/broken.py")
+    assert info.value.path == "jax/broken.py"
+    assert info.value.lineno == 1
+    assert str(info.value).startswith("cannot parse jax/broken.py:1: ")
+
+
+def test_python_312_syntax_parses():
+    source = "def first[T](xs: list[T]) -> T:\n    raise ValueError(f\"{'nested' + f'{xs!r}'} empty\")\n"
+    [site] = extract_raise_sites(source, "jax/new.py")
+    assert site.qualname == "first"
+
+
+def test_extraction_matches_snapshot():
+    """Regenerate with TESTS_GENERATE=1 after an intended extraction change."""
+    path = SNAPSHOTS / "raise_sites_sample.json"
+    actual = [
+        {**asdict(s), "template": s.template.to_json(), "template_text": s.template.text,
+         "forms": sorted(s.template.forms), "complete": s.template.complete}
+        for s in sites()
+    ]
+    if os.environ.get("TESTS_GENERATE") == "1":
+        path.write_text(json.dumps(actual, indent=2, sort_keys=True) + "\n")
+    assert actual == json.loads(path.read_text())

@@ -1,0 +1,62 @@
+import ast
+
+import pytest
+
+from jax_errors.crawler.templates import Template, build_template, template_regex
+
+
+def template(source: str) -> Template:
+    return build_template(ast.parse(source, mode="eval").body)
+
+
+@pytest.mark.parametrize(("source", "text", "forms"), [
+    ('"plain message"', "plain message", {"literal"}),
+    ('("implicit " "concatenation")', "implicit concatenation", {"literal"}),
+    ('f"got {x.shape} and {y!r:>10}"', "got {x.shape} and {y!r:>10}", {"fstring"}),
+    ('f"{axis_name=} missing"', "axis_name={axis_name!r} missing", {"fstring"}),
+    ('"a %s b %d %%" % (x, y)', "a {x} b {y} %", {"percent"}),
+    ('"%(name)s is bad" % {"name": n}', "{n} is bad", {"percent"}),
+    ('"one %r" % x', "one {x}", {"percent"}),
+    ('"shape {} vs {name} and {0.dtype}".format(a.shape, name=b)', "shape {a.shape} vs {b} and {a.shape.dtype}", {"format"}),
+    ('"x " + str(y) + " z"', "x {str(y)} z", {"concat", "literal"}),
+    ('"values: " + ", ".join(names)', "values: {', '.join(names)}", {"concat", "literal"}),
+    ('textwrap.dedent("""  indented  """)', "  indented  ", {"literal"}),
+])
+def test_every_template_form(source, text, forms):
+    result = template(source)
+    assert result.text == text
+    assert result.forms == forms
+    assert result.complete
+
+
+@pytest.mark.parametrize("source", ["msg", "_make_message(x)", "e", "'a' if c else 'b'"])
+def test_unknown_messages_are_opaque(source):
+    result = template(source)
+    assert not result.complete
+    assert [p.kind for p in result.parts] == ["opaque"]
+
+
+def test_seed_template_and_skeleton():
+    result = template(
+        "('all_gather_reduced only accepts inputs that are'\n"
+        "                     f' varying. Got {x_aval.str_short(True)}')"
+    )
+    assert result.text == "all_gather_reduced only accepts inputs that are varying. Got {x_aval.str_short(True)}"
+    assert result.skeleton == "all_gather_reduced only accepts inputs that are varying. Got {}"
+
+
+def test_round_trips_through_json():
+    result = template('f"a {b} c"')
+    assert Template.from_json(result.to_json()).text == result.text
+
+
+def test_regex_matches_real_messages_and_folds_whitespace():
+    regex = template_regex(template('f"Incompatible shapes for broadcasting: {shapes}\\n  see docs"'))
+    assert regex.fullmatch("Incompatible shapes for broadcasting: [(3,), (4,)]\n see   docs")
+    assert not regex.fullmatch("Compatible shapes: [(3,)]")
+
+
+def test_regex_escapes_literal_metacharacters():
+    regex = template_regex(template('"got <class \'int\'> (x+y)*"'))
+    assert regex.fullmatch("got <class 'int'> (x+y)*")
+    assert not regex.fullmatch("got <class 'int'> xx+yy")
