@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from jax_errors.crawler.raise_sites import extract_raise_sites
+from jax_errors.crawler.templates import template_regex
 from jax_errors.exceptions import SourceParseError
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -133,3 +134,24 @@ def test_extraction_matches_snapshot():
     if os.environ.get("TESTS_GENERATE") == "1":
         path.write_text(json.dumps(actual, indent=2, sort_keys=True) + "\n")
     assert actual == json.loads(path.read_text())
+
+
+def test_additions_under_other_branches_are_optional():
+    source = textwrap.dedent('''
+        def check(args, kwargs):
+            msg = "bad specification"
+            if args:
+                msg += f" for {len(args)} positional arguments"
+            elif kwargs:
+                msg += " for keyword arguments"
+            msg += "."
+            raise ValueError(msg)
+    ''')
+    [site] = extract_raise_sites(source, "jax/spec.py")
+    assert site.template.text == "bad specification for {len(args)} positional arguments for keyword arguments."
+    assert site.template.complete
+    regex = template_regex(site.template)
+    assert regex.fullmatch("bad specification for 2 positional arguments.")
+    assert regex.fullmatch("bad specification for keyword arguments.")
+    assert regex.fullmatch("bad specification.")
+    assert not regex.fullmatch("bad specification")

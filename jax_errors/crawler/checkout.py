@@ -92,6 +92,27 @@ class JaxCheckout:
     def _reader(self, sha: str):
         return lambda: self.repo.odb.stream(bytes.fromhex(sha)).read()
 
+    def commits_since(self, rev: str, crawled: set[str], *, limit: int) -> list[str]:
+        """First-parent commits up to `rev` not in `crawled`, oldest first, at most the newest `limit`.
+
+        With nothing crawled yet, only `rev` itself: a first refresh does not crawl all history.
+        """
+        tip = self.commit(rev).hexsha
+        if tip in crawled:
+            return []
+        known = [c for c in crawled if self._has_commit(c)]
+        if not known:
+            return [tip]
+        listed = self.repo.git.rev_list("--first-parent", f"--max-count={limit}", tip, "--not", *known)
+        return list(reversed(listed.split()))
+
+    def _has_commit(self, sha: str) -> bool:
+        try:
+            self.repo.git.cat_file("-e", f"{sha}^{{commit}}")
+            return True
+        except git.GitCommandError:
+            return False
+
     @cached_property
     def _tags_by_commit(self) -> dict[str, list[str]]:
         tags: dict[str, list[str]] = {}

@@ -6,12 +6,12 @@ import ast
 from dataclasses import dataclass, field
 
 from jax_errors.crawler.imports import ImportTable, module_name
-from jax_errors.crawler.statements import child_statements, iter_statements
-from jax_errors.crawler.templates import EMPTY, Template, build_template
+from jax_errors.crawler.statements import block_paths, child_statements, iter_statements
+from jax_errors.crawler.templates import EMPTY, Template, build_template, optional
 from jax_errors.exceptions import SourceParseError
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "1"
+EXTRACTOR_VERSION = "2"
 EXCERPT_CONTEXT = 15
 MAX_RESOLVE_DEPTH = 8
 
@@ -74,6 +74,7 @@ class RaiseSiteVisitor:
         self.scopes = [_Scope("<module>", tree, is_function=False)]
         self.sites: list[RaiseSite] = []
         self._statement_cache: dict[ast.AST, list[ast.stmt]] = {}
+        self._block_cache: dict[ast.AST, dict[int, tuple[tuple[int, str], ...]]] = {}
 
     def visit(self, node: ast.AST) -> None:
         getattr(self, f"visit_{type(node).__name__.lower()}", self.generic_visit)(node)
@@ -182,7 +183,7 @@ class RaiseSiteVisitor:
         if message is None:
             template = EMPTY
         else:
-            template = build_template(message, resolve_name=self._resolver(node.lineno))
+            template = build_template(message, resolve_name=self._resolver(node.lineno, anchor=node))
             if isinstance(message, ast.Starred) or len(call.args) > 1:  # type: ignore[union-attr]
                 template = template + Template((), frozenset({"multiple_args"}))
         return "raise", exc_class, ast.unparse(target), template
@@ -227,7 +228,18 @@ class RaiseSiteVisitor:
             for n in self._function_statements()
         )
 
-    def _resolver(self, before: int, depth: int = 0):
+    def _runs_with(self, stmt: ast.stmt, anchor: ast.stmt | None) -> bool:
+        """Whether `stmt` always runs before `anchor` does: it is in the same block or an outer one."""
+        if anchor is None:
+            return True
+        function = self._function()
+        if function not in self._block_cache:
+            self._block_cache[function] = block_paths(function)
+        paths = self._block_cache[function]
+        mine, theirs = paths.get(id(stmt), ()), paths.get(id(anchor), ())
+        return theirs[:len(mine)] == mine
+
+    def _resolver(self, before: int, depth: int = 0, anchor: ast.stmt | None = None):
         def resolve(node: ast.Name) -> Template | None:
             if depth >= MAX_RESOLVE_DEPTH:
                 return None
@@ -240,6 +252,8 @@ class RaiseSiteVisitor:
                 value = stmt.value
                 if isinstance(stmt, ast.AugAssign) and not isinstance(stmt.op, ast.Add):
                     return None
-                result = result + build_template(value, resolve_name=self._resolver(stmt.lineno, depth + 1))
+                piece = build_template(value, resolve_name=self._resolver(stmt.lineno, depth + 1))
+                # `msg += ...` under a branch the raise is not in adds words only sometimes.
+                result = result + (piece if self._runs_with(stmt, anchor) else optional(piece))
             return result
         return resolve

@@ -28,3 +28,26 @@ def iter_statements(root: ast.AST, *, into_scopes: bool = True) -> Iterator[ast.
             yield node
         if into_scopes or not isinstance(node, _SCOPES):
             stack.extend(child_statements(node))
+
+
+def block_paths(root: ast.AST) -> dict[int, tuple[tuple[int, str], ...]]:
+    """For each statement below `root` (not inside nested scopes), the blocks that hold it.
+
+    A block is (id of the compound statement, field name): `if` body and `else` are different
+    blocks, so a statement runs whenever another does only if its path is a prefix of the other's.
+    """
+    paths: dict[int, tuple[tuple[int, str], ...]] = {}
+    stack: list[tuple[ast.AST, tuple[tuple[int, str], ...]]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if node is not root and isinstance(node, _SCOPES):
+            continue
+        for name in _STATEMENT_FIELDS:
+            children = getattr(node, name, None)
+            if not isinstance(children, list):
+                continue
+            inner = path + ((id(node), name),)
+            for child in children:
+                paths[id(child)] = inner
+                stack.append((child, inner))
+    return paths

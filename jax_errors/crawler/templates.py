@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-PartKind = Literal["lit", "expr", "opaque"]
+PartKind = Literal["lit", "expr", "opaque", "opt_begin", "opt_end"]
+# opt_begin/opt_end bracket parts that only some runs add (`msg += ...` inside an `if`).
+_MARKERS = ("opt_begin", "opt_end")
 
 # Resolve a bare name used as (part of) a message to the expression last assigned to it.
 NameResolver = Callable[[ast.Name], "Template | None"]
@@ -41,12 +43,14 @@ class Template:
     @property
     def text(self) -> str:
         """The template as shown to users: placeholders as `{expression}`."""
-        return "".join(p.text if p.kind == "lit" else "{" + p.text + "}" for p in self.parts)
+        return "".join(
+            p.text if p.kind == "lit" else "" if p.kind in _MARKERS else "{" + p.text + "}" for p in self.parts
+        )
 
     @property
     def skeleton(self) -> str:
         """The template with placeholders emptied and whitespace folded: what identifies a message."""
-        raw = "".join(p.text if p.kind == "lit" else "{}" for p in self.parts)
+        raw = "".join(p.text if p.kind == "lit" else "" if p.kind in _MARKERS else "{}" for p in self.parts)
         return " ".join(raw.split())
 
     @property
@@ -75,6 +79,13 @@ EMPTY = Template(())
 
 def literal(text: str) -> Template:
     return Template((Part("lit", text),) if text else ())
+
+
+def optional(template: Template) -> Template:
+    """The same parts, marked as present in only some messages."""
+    if not template.parts:
+        return template
+    return Template((Part("opt_begin", ""), *template.parts, Part("opt_end", "")), template.forms)
 
 
 def placeholder(node: ast.AST, kind: PartKind = "expr") -> Template:
@@ -283,7 +294,11 @@ def template_regex(template: Template) -> re.Pattern[str]:
     """A regex that matches any message the template can produce, whitespace-insensitively."""
     pieces: list[str] = []
     for part in template.parts:
-        if part.kind == "lit":
+        if part.kind == "opt_begin":
+            pieces.append("(?:")
+        elif part.kind == "opt_end":
+            pieces.append(")?")
+        elif part.kind == "lit":
             words = part.text.split()
             lead = r"\s*" if part.text[:1].isspace() else ""
             trail = r"\s*" if part.text[-1:].isspace() else ""
