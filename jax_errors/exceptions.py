@@ -55,6 +55,14 @@ class DatabaseError(JaxErrorsError):
     """The catalogue database cannot be opened, upgraded or written."""
 
 
+class SnapshotNotFoundError(DatabaseError, LookupError):
+    """No crawled snapshot has this tag, version or commit."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        super().__init__(f"no crawled snapshot is {label!r} (crawl it first; `jax-errors stats` lists them)")
+
+
 class CaseError(JaxErrorsError):
     """A reproduction case file is malformed."""
 
@@ -62,3 +70,7 @@ class CaseError(JaxErrorsError):
         self.path = path
         self.reason = reason
         super().__init__(f"bad case {path}: {reason}")
+
+
+class WorkerError(JaxErrorsError):
+    """A reproduction worker process cannot start (jax fails to import, or it does not answer)."""

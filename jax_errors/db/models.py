@@ -136,3 +136,36 @@ class Occurrence(Base):
 
     def __repr__(self) -> str:
         return f"<Occurrence {self.error_id} {self.path}:{self.site.lineno if self.site else '?'}>"
+
+
+class Reproduction(Base):
+    """One run of a reproduction case on one jax version: what it raised, and where."""
+
+    __tablename__ = "reproductions"
+    __table_args__ = (UniqueConstraint("case_name", "jax_version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_name: Mapped[str] = mapped_column(String(128))
+    jax_version: Mapped[str] = mapped_column(String(32))
+    # The snapshot of the installed jax whose raise sites the error was attributed against.
+    snapshot_id: Mapped[int | None] = mapped_column(ForeignKey("snapshots.id", ondelete="SET NULL"), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    detail: Mapped[str | None] = mapped_column(Text)
+    expected: Mapped[str] = mapped_column(Text)
+    expected_error_id: Mapped[str | None] = mapped_column(String(16))
+    observed_class: Mapped[str | None] = mapped_column(Text)
+    observed_message: Mapped[str | None] = mapped_column(Text)
+    frames: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
+    error_id: Mapped[str | None] = mapped_column(String(16), index=True)
+    path: Mapped[str | None] = mapped_column(Text)
+    lineno: Mapped[int | None]
+    fixed_ok: Mapped[bool]
+    fixed_error: Mapped[str | None] = mapped_column(Text)
+    duration: Mapped[float]
+    ran_at: Mapped[datetime]
+
+    snapshot: Mapped[Snapshot | None] = relationship()
+
+    def __repr__(self) -> str:
+        where = f" {self.path}:{self.lineno}" if self.path else ""
+        return f"<Reproduction {self.case_name} jax {self.jax_version} {self.status}{where}>"

@@ -1,0 +1,106 @@
+"""The case format: every case in the repo parses, and malformed cases are one clear CaseError."""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jax_errors.exceptions import CaseError
+from jax_errors.harness.cases import load_case, load_cases
+
+CASES = Path(__file__).parent.parent / "cases"
+
+GOOD = '''\
+"""Reshaped to the wrong size.
+
+More words.
+"""
+import jax.numpy as jnp
+
+EXPECTED = "TypeError"
+TAGS = ["shapes"]
+MESSAGE_CONTAINS = "cannot reshape"
+ERROR_ID = "0123456789abcdef"
+
+
+def trigger():
+    # six elements do not fill four slots
+    x = jnp.arange(6)
+    return x.reshape(4)
+
+
+def fixed():
+    return jnp.arange(6).reshape(2, 3)
+'''
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / f"{name}.py"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_every_case_in_the_repo_loads():
+    cases = load_cases(CASES)
+    assert len(cases) >= 40
+    assert len({case.name for case in cases}) == len(cases)
+    for case in cases:
+        assert case.summary and "\n" not in case.summary
+        assert case.tags and case.message_contains
+        assert case.trigger_source and case.fixed_source
+        assert not case.trigger_source[0].isspace() and not case.fixed_source[0].isspace()
+
+
+def test_seed_case_fields():
+    [case] = load_cases(CASES, ["all_gather_reduced_not_varying"])
+    assert case.expected == "ValueError"
+    assert case.tags == ("shard_map", "collectives", "vma")
+    assert case.message_contains == "all_gather_reduced only accepts inputs that are varying. Got"
+    assert case.error_id is None
+    assert case.summary.startswith("all_gather(..., to='reduced') inside shard_map")
+    assert case.trigger_source.splitlines()[0] == 'mesh = jax.make_mesh((8,), ("x",))'
+    assert case.trigger_source.splitlines()[-1].startswith("return jax.shard_map(body")
+    assert "pcast" in case.fixed_source and "pcast" not in case.trigger_source
+
+
+def test_a_good_case(tmp_path):
+    case = load_case(write(tmp_path, "reshape", GOOD))
+    assert case.name == "reshape"
+    assert case.summary == "Reshaped to the wrong size."
+    assert case.description == "Reshaped to the wrong size.\n\nMore words."
+    assert case.error_id == "0123456789abcdef"
+    assert case.trigger_source == (
+        "# six elements do not fill four slots\nx = jnp.arange(6)\nreturn x.reshape(4)"
+    )
+    assert case.fixed_source == "return jnp.arange(6).reshape(2, 3)"
+
+
+def test_names_select_cases_in_order(tmp_path):
+    write(tmp_path, "a", GOOD)
+    write(tmp_path, "b", GOOD)
+    write(tmp_path, "_helper", "x = 1\n")
+    assert [c.name for c in load_cases(tmp_path)] == ["a", "b"]
+    assert [c.name for c in load_cases(tmp_path, ["b", "a.py"])] == ["b", "a"]
+    with pytest.raises(CaseError, match="cannot read it"):
+        load_cases(tmp_path, ["missing"])
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (lambda s: s.replace('"""Reshaped to the wrong size.\n\nMore words.\n"""\n', ""), "no module docstring"),
+    (lambda s: s.replace('EXPECTED = "TypeError"\n', ""), "no EXPECTED"),
+    (lambda s: s.replace('EXPECTED = "TypeError"', 'EXPECTED = TypeError.__name__'), "EXPECTED must be a literal"),
+    (lambda s: s.replace('EXPECTED = "TypeError"', "EXPECTED = 3"), "EXPECTED must be a non-empty string"),
+    (lambda s: s.replace('TAGS = ["shapes"]', 'TAGS = "shapes"'), "TAGS must be a list of strings"),
+    (lambda s: s.replace('ERROR_ID = "0123456789abcdef"', "ERROR_ID = None"), "ERROR_ID must be a non-empty"),
+    (lambda s: s.replace("def fixed():", "def repaired():"), r"no function fixed\(\)"),
+    (lambda s: s.replace("def trigger():", "def trigger(x):"), r"trigger\(\) must take no arguments"),
+    (lambda s: s + "\nprint(trigger())\n", "only imports and definitions may run at module level"),
+    (lambda s: s + "\nif True:\n    pass\n", "only imports and definitions"),
+    (lambda s: s + "\ndef broken(:\n", "line 2[0-9]: "),
+])
+def test_malformed_cases_are_case_errors(tmp_path, change, reason):
+    path = write(tmp_path, "bad", change(GOOD))
+    with pytest.raises(CaseError, match=reason) as info:
+        load_case(path)
+    assert info.value.path == str(path)
+    assert str(info.value).startswith(f"bad case {path}: ")
