@@ -53,6 +53,11 @@ def progress_bar(description: str):
         yield update
 
 
+def _one_line(text: str, width: int = 100) -> str:
+    folded = " ".join(text.split())
+    return folded if len(folded) <= width else folded[:width - 1] + "…"
+
+
 @click.group(cls=JaxErrorsGroup)
 @click.version_option(package_name="jax-errors")
 def cli() -> None:
@@ -102,6 +107,54 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
 
 
 @cli.command()
+@click.option("--repo", type=click.Path(file_okay=False), envvar="JAX_ERRORS_JAX_REPO", required=True,
+              help="The JAX git repository to follow.")
+@click.option("--rev", default="main", show_default=True, help="Branch (or commit) to bring up to date.")
+@click.option("--limit", type=click.IntRange(1), default=100, show_default=True,
+              help="Crawl at most this many of the newest uncrawled commits.")
+@jobs_option
+@db_option
+def refresh(repo, rev, limit, jobs, db) -> None:
+    """Crawl only the commits of --rev not crawled yet, and summarise what changed.
+
+    Only changed blobs are parsed; the summary counts errors added, removed and reworded since
+    the snapshot crawled before.
+    """
+    from jax_errors.crawler.checkout import JaxCheckout
+    from jax_errors.refresh import refresh as refresh_catalogue
+
+    engine = open_database(db)
+    with JaxCheckout(repo) as checkout, progress_bar(f"refresh {rev}") as progress:
+        report = refresh_catalogue(engine, checkout, rev, limit=limit, jobs=jobs, progress=progress)
+    click.echo(report.summary())
+
+
+@cli.command()
+@click.argument("old")
+@click.argument("new")
+@click.option("--full", is_flag=True, help="List every error, not only the counts and the first few.")
+@db_option
+def diff(old, new, full, db) -> None:
+    """Errors added, removed and reworded between two crawled snapshots (tag, version or commit)."""
+    from sqlalchemy.orm import Session
+
+    from jax_errors.db.queries import require_snapshot
+    from jax_errors.history import diff_snapshots
+
+    with Session(open_database(db)) as session:
+        result = diff_snapshots(session, require_snapshot(session, old), require_snapshot(session, new))
+        click.echo(result.summary())
+        shown = None if full else 10
+        for heading, infos in (("added", result.added), ("removed", result.removed)):
+            for info in infos[:shown]:
+                click.echo(f"  {heading:<8} {info.error_id} {info.path} {info.exc}: {_one_line(info.template)}")
+        for old_info, new_info in result.reworded[:shown]:
+            click.echo(f"  reworded {old_info.error_id} -> {new_info.error_id} {new_info.path}")
+            click.echo(f"           - {_one_line(old_info.template)}")
+            click.echo(f"           + {_one_line(new_info.template)}")
+
+
+@cli.command()
 @db_option
 def stats(db) -> None:
     """Files, raise sites and rebuilt-template share of every crawled snapshot."""
@@ -133,6 +186,34 @@ def db_current(db) -> None:
     """Print the database's schema revision and the newest one."""
     current, head = database_revisions(db)
     click.echo(f"current {current}, head {head}")
+
+
+@cli.command()
+@click.option("--case", "names", multiple=True, help="Run only this case (repeatable); default: every case.")
+@click.option("--cases-dir", type=click.Path(exists=True, file_okay=False), default="cases", show_default=True,
+              help="Folder of case files.")
+@jobs_option
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), envvar="JAX_ERRORS_CASE_TIMEOUT",
+              help="Seconds one case may run before its worker is killed [default: 120].")
+@db_option
+def reproduce(names, cases_dir, jobs, timeout, db) -> None:
+    """Run reproduction cases on the installed jax and attribute each error to its raise site.
+
+    Each case runs in a worker process (8 virtual CPU devices, traceback filtering off). Results
+    replace the earlier run of the same case on the same jax version.
+    """
+    from jax_errors.harness.cases import load_cases
+    from jax_errors.harness.runner import run_cases
+
+    cases = load_cases(cases_dir, names or None)
+    engine = open_database(db)
+    with progress_bar(f"reproduce {len(cases)} cases") as progress:
+        report = run_cases(engine, cases, jobs=jobs, timeout=timeout, progress=progress)
+    for row in report.results:
+        where = f"{row.path}:{row.lineno} {row.error_id}" if row.path else (row.detail or "")
+        fixed = "" if row.fixed_ok else "  fixed() failed"
+        click.echo(f"{row.status:<16} {row.case_name:<48} {where}{fixed}")
+    click.echo(report.summary())
 
 
 def main() -> None:

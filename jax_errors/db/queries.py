@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, func, or_, select
 from sqlalchemy.orm import Session
 
-from jax_errors.db.models import Occurrence, RaiseSite, Snapshot
+from jax_errors.exceptions import SnapshotNotFoundError
+from jax_errors.db.models import Occurrence, RaiseSite, Reproduction, Snapshot
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,14 @@ def find_snapshot(session: Session, label: str) -> Snapshot | None:
             Snapshot.commit.startswith(label) if len(label) >= 7 else False,
         )).order_by(Snapshot.crawled_at.desc())
     ).first()
+
+
+def require_snapshot(session: Session, label: str) -> Snapshot:
+    """Like `find_snapshot`, but a label that names no crawled snapshot is an error."""
+    snapshot = find_snapshot(session, label)
+    if snapshot is None:
+        raise SnapshotNotFoundError(label)
+    return snapshot
 
 
 def snapshot_stats(engine: Engine) -> list[SnapshotStats]:
@@ -105,3 +114,70 @@ def snapshot_sites(session: Session, snapshot: Snapshot) -> list[LocatedSite]:
         .order_by(Occurrence.path, RaiseSite.lineno)
     ).all()
     return [LocatedSite(eid, path, site, snapshot) for eid, path, site in rows]
+
+
+def reproductions_for_error(session: Session, error_id: str) -> list[Reproduction]:
+    """Every recorded reproduction attributed to an error id, most recent run first."""
+    return list(session.scalars(
+        select(Reproduction).where(Reproduction.error_id == error_id)
+        .order_by(Reproduction.ran_at.desc(), Reproduction.case_name)
+    ))
+
+
+def latest_reproductions(session: Session) -> list[Reproduction]:
+    """The most recent run of every case (whatever jax version it ran on), by case name."""
+    newest = (
+        select(Reproduction.case_name, func.max(Reproduction.ran_at).label("ran_at"))
+        .group_by(Reproduction.case_name).subquery()
+    )
+    return list(session.scalars(
+        select(Reproduction)
+        .join(newest, (Reproduction.case_name == newest.c.case_name) & (Reproduction.ran_at == newest.c.ran_at))
+        .order_by(Reproduction.case_name)
+    ))
+
+
+def reproduction_of(session: Session, case_name: str, jax_version: str) -> Reproduction | None:
+    """The recorded run of one case on one jax version."""
+    return session.scalar(select(Reproduction).where(
+        Reproduction.case_name == case_name, Reproduction.jax_version == jax_version))
+
+
+# The site generator reads the whole catalogue with these few bulk queries, never one per card.
+
+@dataclass(frozen=True)
+class PlacedSite:
+    """One occurrence of an error id: which snapshot, which path, which raise site row."""
+
+    error_id: str
+    snapshot_id: int
+    path: str
+    site_id: int
+
+
+def catalogue_snapshots(session: Session) -> list[Snapshot]:
+    """Every crawled snapshot, in id order."""
+    return list(session.scalars(select(Snapshot).order_by(Snapshot.id)))
+
+
+def catalogue_occurrences(session: Session) -> list[PlacedSite]:
+    """Every occurrence that has an error id (bare re-raises have none), in a stable order."""
+    rows = session.execute(
+        select(Occurrence.error_id, Occurrence.snapshot_id, Occurrence.path, Occurrence.site_id)
+        .where(Occurrence.error_id.is_not(None))
+        .order_by(Occurrence.error_id, Occurrence.snapshot_id, Occurrence.path, Occurrence.site_id)
+    ).all()
+    return [PlacedSite(*row) for row in rows]
+
+
+def catalogue_sites(session: Session) -> dict[int, RaiseSite]:
+    """Every raise site row that stands in some snapshot under an error id, by row id."""
+    placed = select(Occurrence.site_id).where(Occurrence.error_id.is_not(None))
+    return {site.id: site for site in session.scalars(select(RaiseSite).where(RaiseSite.id.in_(placed)))}
+
+
+def all_reproductions(session: Session) -> list[Reproduction]:
+    """Every recorded reproduction run, by case, jax version and run time."""
+    return list(session.scalars(
+        select(Reproduction).order_by(Reproduction.case_name, Reproduction.jax_version, Reproduction.ran_at)
+    ))

@@ -1,0 +1,84 @@
+"""History, diff and refresh over a throwaway git history."""
+
+from sqlalchemy.orm import Session
+
+from jax_errors.crawler.checkout import JaxCheckout
+from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.db.queries import find_snapshot
+from jax_errors.history import catalogue_history, diff_snapshots, label, ordered_snapshots
+from jax_errors.refresh import refresh
+
+V1 = '''
+    def check(x):
+        if x < 0:
+            raise ValueError(f"x must be non-negative, got {x}")
+        raise TypeError("this one goes away")
+'''
+V2 = '''
+    def check(x):
+        if x < 0:
+            raise ValueError(f"x must be non-negative, but got {x}")
+        if x > 9:
+            raise OverflowError("brand new")
+'''
+V3 = V2 + '''
+
+    def more():
+        raise KeyError("later")
+'''
+
+
+def history(git_repo):
+    return [
+        git_repo.commit({"jax/core.py": V1}, "one", tag="jax-v0.0.1"),
+        git_repo.commit({"jax/core.py": V2}, "two", tag="jax-v0.0.2"),
+        git_repo.commit({"jax/core.py": V3}, "three"),
+    ]
+
+
+def crawl_all(engine, git_repo, revs):
+    with JaxCheckout(git_repo.path) as checkout:
+        for rev in revs:
+            crawl_snapshot(engine, checkout.snapshot(rev))
+
+
+def test_diff_finds_added_removed_and_reworded(fresh_db, git_repo):
+    crawl_all(fresh_db, git_repo, history(git_repo)[:2])
+    with Session(fresh_db) as session:
+        diff = diff_snapshots(session, find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2"))
+        assert [i.template for i in diff.added] == ["brand new"]
+        assert [i.template for i in diff.removed] == ["this one goes away"]
+        [(old, new)] = diff.reworded
+        assert (old.template, new.template) == (
+            "x must be non-negative, got {x}", "x must be non-negative, but got {x}")
+        assert diff.summary() == "jax-v0.0.1 -> jax-v0.0.2: 1 added, 1 removed, 1 reworded"
+
+
+def test_history_links_rewordings_and_retired_errors(fresh_db, git_repo):
+    shas = history(git_repo)
+    crawl_all(fresh_db, git_repo, shas)
+    with Session(fresh_db) as session:
+        assert [label(s) for s in ordered_snapshots(session)] == ["jax-v0.0.1", "jax-v0.0.2", shas[2][:10]]
+        histories = catalogue_history(session)
+        diff = diff_snapshots(session, find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2"))
+        [(old, new)] = diff.reworded
+        assert histories[old.error_id].reworded_to == [new.error_id]
+        assert histories[new.error_id].aliases == [old.error_id]
+        assert label(histories[old.error_id].retired_since) == "jax-v0.0.2"
+        [gone] = diff.removed
+        assert [label(s) for s in histories[gone.error_id].snapshots] == ["jax-v0.0.1"]
+        [brand_new] = diff.added
+        assert histories[brand_new.error_id].retired_since is None
+        assert len(histories[brand_new.error_id].snapshots) == 2
+
+
+def test_refresh_crawls_only_new_commits(fresh_db, git_repo):
+    shas = history(git_repo)
+    with JaxCheckout(git_repo.path) as checkout:
+        first = refresh(fresh_db, checkout, shas[0])
+        assert [c.commit for c in first.crawls] == [shas[0]] and first.diff is None
+        second = refresh(fresh_db, checkout, "main")
+        assert [c.commit for c in second.crawls] == shas[1:]
+        assert second.parsed == 2
+        assert (len(second.diff.added), len(second.diff.removed), len(second.diff.reworded)) == (2, 1, 1)
+        assert refresh(fresh_db, checkout, "main").summary() == "main: up to date"
