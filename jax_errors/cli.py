@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 
 import click
@@ -152,6 +153,44 @@ def diff(old, new, full, db) -> None:
             click.echo(f"  reworded {old_info.error_id} -> {new_info.error_id} {new_info.path}")
             click.echo(f"           - {_one_line(old_info.template)}")
             click.echo(f"           + {_one_line(new_info.template)}")
+
+
+@cli.command()
+@click.argument("message", required=False)
+@click.option("--limit", type=click.IntRange(1), default=3, show_default=True, help="How many cards to show.")
+@click.option("--json", "as_json", is_flag=True, help="Print the matches as JSON.")
+@db_option
+def lookup(message, limit, as_json, db) -> None:
+    """Find the card(s) for an error MESSAGE, or for a traceback pasted on stdin.
+
+    Templates are tried as regexes first (score 0.9-1.0); reworded messages fall back to fuzzy
+    matching (score below 0.9). A traceback's exception class and jax frames refine the ranking.
+    """
+    import json
+
+    from sqlalchemy.orm import Session
+
+    from jax_errors.lookup import LookupIndex, parse_query
+
+    text = message if message is not None else sys.stdin.read()
+    if not text.strip():
+        raise click.UsageError("give a MESSAGE or paste a traceback on stdin")
+    query = parse_query(text)
+    with Session(open_database(db)) as session:
+        matches = LookupIndex.from_session(session).lookup(query, limit=limit)
+    if as_json:
+        click.echo(json.dumps([
+            {"error_id": m.entry.error_id, "score": m.score, "how": m.how, "exception": m.entry.exc_class,
+             "template": m.entry.template.text, "path": m.entry.path, "line": m.entry.lineno,
+             "snapshot": m.entry.snapshot} for m in matches
+        ], indent=2))
+        return
+    if not matches:
+        click.echo("no matching card")
+    for m in matches:
+        click.echo(f"{m.score:.3f} {m.how:<8} {m.entry.error_id} {m.entry.exc_class} "
+                   f"{m.entry.path}:{m.entry.lineno} ({m.entry.snapshot})")
+        click.echo(f"      {_one_line(m.entry.template.text)}")
 
 
 @cli.command()

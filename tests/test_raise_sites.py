@@ -155,3 +155,14 @@ def test_additions_under_other_branches_are_optional():
     assert regex.fullmatch("bad specification for keyword arguments.")
     assert regex.fullmatch("bad specification.")
     assert not regex.fullmatch("bad specification")
+
+
+def test_a_bound_format_method_is_read_as_a_format_call():
+    source = textwrap.dedent('''
+        def _check_scalar(x):
+            msg = "Gradient only defined for scalar-output functions. Output {}.".format
+            raise TypeError(msg(f"had shape: {x.shape}"))
+    ''')
+    [site] = extract_raise_sites(source, "jax/api.py")
+    assert site.template.text == "Gradient only defined for scalar-output functions. Output had shape: {x.shape}."
+    assert site.template.complete

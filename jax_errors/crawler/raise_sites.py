@@ -11,7 +11,7 @@ from jax_errors.crawler.templates import EMPTY, Template, build_template, option
 from jax_errors.exceptions import SourceParseError
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "2"
+EXTRACTOR_VERSION = "3"
 EXCERPT_CONTEXT = 15
 MAX_RESOLVE_DEPTH = 8
 
@@ -183,12 +183,21 @@ class RaiseSiteVisitor:
         if message is None:
             template = EMPTY
         else:
+            message = self._inline_format_alias(message, node.lineno)
             template = build_template(message, resolve_name=self._resolver(node.lineno, anchor=node))
             if isinstance(message, ast.Starred) or len(call.args) > 1:  # type: ignore[union-attr]
                 template = template + Template((), frozenset({"multiple_args"}))
         return "raise", exc_class, ast.unparse(target), template
 
     # Message variables ------------------------------------------------------------------------
+    def _inline_format_alias(self, message: ast.expr, before: int) -> ast.expr:
+        """`msg = "... {}".format` then `raise E(msg(x))`: read it as `"... {}".format(x)`."""
+        if isinstance(message, ast.Call) and isinstance(message.func, ast.Name):
+            bound = self._last_assignment(message.func.id, before)
+            if isinstance(bound, ast.Attribute) and bound.attr == "format":
+                return ast.Call(func=bound, args=message.args, keywords=message.keywords)
+        return message
+
     def _function(self) -> ast.AST:
         for scope in reversed(self.scopes):
             if scope.is_function:

@@ -195,7 +195,10 @@ class _Builder:
                 else:
                     value = positional[pos] if pos < len(positional) else None
                     pos += 1
-                    result = result + (placeholder(value) if value is not None else _named("?"))
+                    if value is not None and directive == "s" and self._is_stringy(value):
+                        result = result + self.build(value)
+                    else:
+                        result = result + (placeholder(value) if value is not None else _named("?"))
         return result
 
     def _format(self, base: Template, call: ast.Call) -> Template:
@@ -223,6 +226,10 @@ class _Builder:
                     value = call.args[index] if index < len(call.args) else None
                 else:
                     value = keywords.get(head)
+                if value is not None and not rest and not spec and conversion in (None, "s") \
+                        and self._is_stringy(value):
+                    result = result + self.build(value)  # a string argument keeps its words
+                    continue
                 expr = (ast.unparse(value) if value is not None else head) + rest
                 result = result + Template((Part("expr", _with_spec(expr, conversion, spec)),))
         return result

@@ -1,0 +1,186 @@
+"""Find the card for a message a user got: templates as regexes first, fuzzy matching after.
+
+A message that a template fully matches scores 0.9 to 1.0 (more literal text matched, higher).
+A reworded message (another jax version, or a template with opaque pieces) falls back to fuzzy
+matching on the skeleton and scores below 0.9.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from rapidfuzz import fuzz, process
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from jax_errors.crawler.templates import Template, template_regex
+from jax_errors.db.models import Occurrence, RaiseSite
+from jax_errors.history import label, ordered_snapshots
+
+FUZZY_CEILING = 0.85
+FUZZY_FLOOR = 0.5
+PATH_BONUS = 0.05
+CLASS_PENALTY = 0.1
+_FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
+_VALUES = re.compile(r"\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\([^()]*\)|\[[^\[\]]*\]")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One error of the catalogue as lookup sees it: its newest wording and place."""
+
+    error_id: str
+    exc_class: str
+    template: Template
+    path: str
+    lineno: int
+    snapshot: str
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        return template_regex(self.template)
+
+    @cached_property
+    def literal_length(self) -> int:
+        return sum(len(p.text.strip()) for p in self.template.parts if p.kind == "lit")
+
+    @cached_property
+    def anchor_words(self) -> frozenset[str]:
+        """Words of the template's literal text that any message it produces must contain."""
+        words: set[str] = set()
+        parts = self.template.parts
+        for i, part in enumerate(parts):
+            if part.kind != "lit":
+                continue
+            tokens = part.text.split()
+            if i > 0 and tokens and not part.text[:1].isspace():
+                tokens = tokens[1:]  # glued to the placeholder before it
+            if i + 1 < len(parts) and tokens and not part.text[-1:].isspace():
+                tokens = tokens[:-1]
+            words.update(tokens)
+        return frozenset(words)
+
+
+@dataclass(frozen=True)
+class Match:
+    entry: Entry
+    score: float
+    how: str  # "template" or "fuzzy"
+
+
+@dataclass(frozen=True)
+class Query:
+    """What a user pasted: a message, or a whole traceback."""
+
+    message: str
+    exc_class: str | None = None
+    jax_frames: tuple[tuple[str, int], ...] = field(default=())
+
+
+def parse_query(text: str) -> Query:
+    """Read a bare message, `ValueError: message`, or a traceback ending in one."""
+    lines = text.strip("\n").splitlines()
+    frames = []
+    last_frame = -1
+    for i, line in enumerate(lines):
+        found = _FRAME.search(line)
+        if found:
+            last_frame = i
+            path = _jax_relative(found["file"])
+            if path:
+                frames.append((path, int(found["line"])))
+    rest = lines[last_frame + 1:] if last_frame >= 0 else lines
+    for i, line in enumerate(rest):
+        head = _EXCEPTION_LINE.match(line)
+        if head and (last_frame < 0 or not line.startswith(" ")):
+            message = "\n".join([head["msg"] or "", *rest[i + 1:]]).strip()
+            return Query(message, head["cls"].rpartition(".")[2], tuple(frames))
+    return Query("\n".join(line for line in rest if not line.startswith("    ")).strip() or text.strip(),
+                 None, tuple(frames))
+
+
+def _jax_relative(file: str) -> str | None:
+    marker = "/jax/"
+    index = file.rfind(marker)
+    if index < 0 or "/jaxlib/" in file[index:]:
+        return None
+    return file[index + 1:]
+
+
+def _normalize(text: str) -> str:
+    return " ".join(_VALUES.sub(" ", text).split()).lower()
+
+
+class LookupIndex:
+    """Every error id of the catalogue with its newest template, ready to match messages."""
+
+    def __init__(self, entries: list[Entry]) -> None:
+        self.entries = entries
+        self._fuzzy_keys = [_normalize(e.template.skeleton.replace("{}", " ")) for e in entries]
+
+    @classmethod
+    def from_session(cls, session: Session) -> LookupIndex:
+        rank = {s.id: (i, s) for i, s in enumerate(ordered_snapshots(session))}
+        newest: dict[str, tuple[int, int, str]] = {}
+        for error_id, site_id, path, snapshot_id in session.execute(
+            select(Occurrence.error_id, Occurrence.site_id, Occurrence.path, Occurrence.snapshot_id)
+            .where(Occurrence.error_id.is_not(None))
+        ):
+            position = rank[snapshot_id][0]
+            if error_id not in newest or position > newest[error_id][0]:
+                newest[error_id] = (position, site_id, path)
+        sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
+        entries = []
+        for error_id, (position, site_id, path) in sorted(newest.items()):
+            site = sites[site_id]
+            entries.append(Entry(
+                error_id, site.exc_class or site.exc_expr, Template.from_json(site.template_parts),
+                path, site.lineno, label(rank_snapshot(rank, position)),
+            ))
+        return cls(entries)
+
+    def lookup(self, query: Query | str, *, limit: int = 5) -> list[Match]:
+        """The best-scoring cards for a message, best first."""
+        if isinstance(query, str):
+            query = parse_query(query)
+        message = query.message
+        words = frozenset(message.split())
+        matches: dict[str, Match] = {}
+        for entry in self.entries:
+            if not entry.literal_length or not entry.anchor_words <= words:
+                continue
+            if entry.regex.fullmatch(message):
+                coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
+                matches[entry.error_id] = Match(entry, 0.9 + 0.1 * coverage, "template")
+        for _key, ratio, index in process.extract(
+            _normalize(message), self._fuzzy_keys, scorer=fuzz.token_sort_ratio, limit=limit * 4
+        ):
+            entry = self.entries[index]
+            score = FUZZY_CEILING * ratio / 100
+            if score >= FUZZY_FLOOR and entry.error_id not in matches:
+                matches[entry.error_id] = Match(entry, score, "fuzzy")
+        ranked = [self._adjust(m, query) for m in matches.values()]
+        ranked.sort(key=lambda m: (-m.score, m.entry.error_id))
+        return ranked[:limit]
+
+    def _adjust(self, match: Match, query: Query) -> Match:
+        score = match.score
+        if query.exc_class and match.entry.exc_class.rpartition(".")[2] != query.exc_class:
+            score -= CLASS_PENALTY
+        if query.jax_frames and match.entry.path == query.jax_frames[-1][0]:
+            score += PATH_BONUS
+        return Match(match.entry, round(min(score, 1.0), 4), match.how)
+
+
+def rank_snapshot(rank: dict, position: int):
+    return next(s for i, s in rank.values() if i == position)
+
+
+def _sites(session: Session, ids: list[int]) -> list[RaiseSite]:
+    found: list[RaiseSite] = []
+    for start in range(0, len(ids), 500):
+        found.extend(session.scalars(select(RaiseSite).where(RaiseSite.id.in_(ids[start:start + 500]))))
+    return found
