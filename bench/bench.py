@@ -1,0 +1,180 @@
+"""Benchmarks of jax-errors, each a ratio against a baseline measured in the same run.
+
+    .venv/bin/python bench/bench.py [--repo PATH] [--tag jax-v0.10.2] [--only crawl,releases,...]
+
+Needs a JAX clone for the crawl benchmarks (default $JAX_ERRORS_JAX_CLONE or the fetched mirror);
+the others use the installed jax. Prints one line per measurement and writes bench/results/last.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from jax_errors.crawler.checkout import JaxCheckout
+from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.db.engine import open_database
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CLONE = os.environ.get("JAX_ERRORS_JAX_CLONE", "/work/.mirror/jax-ml+jax/repo")
+BENCHMARKS: dict[str, Callable[[argparse.Namespace, dict], None]] = {}
+
+
+def benchmark(fn):
+    BENCHMARKS[fn.__name__] = fn
+    return fn
+
+
+def timed(fn, *args, **kwargs):
+    started = time.perf_counter()
+    result = fn(*args, **kwargs)
+    return time.perf_counter() - started, result
+
+
+def report(results: dict, name: str, **values) -> None:
+    results[name] = values
+    shown = ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in values.items())
+    print(f"{name}: {shown}", flush=True)
+
+
+def fresh_db(tmp: Path, name: str):
+    return open_database(tmp / f"{name}.db")
+
+
+@benchmark
+def crawl(args, results) -> None:
+    """Full crawl of one tag vs `git grep -n "raise "` and vs a bare ast.parse of the same blobs."""
+    with JaxCheckout(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
+        snapshot = checkout.snapshot(args.tag)
+        grep_s, _ = timed(subprocess.run, ["git", f"--git-dir={args.repo}", "grep", "-n", "raise ", args.tag,
+                                           "--", "jax/"], capture_output=True, check=False)
+        read_s, blobs = timed(lambda: [f.read() for f in snapshot.files])
+        parse_s, _ = timed(lambda: [ast.parse(b) for b in blobs])
+        crawl1_s, r1 = timed(crawl_snapshot, fresh_db(Path(tmp), "one"), snapshot, jobs=1)
+        crawl2_s, _ = timed(crawl_snapshot, fresh_db(Path(tmp), "two"), snapshot, jobs=2)
+        report(results, "crawl_one_tag", tag=args.tag, files=r1.files, sites=r1.sites,
+               grep_s=grep_s, read_s=read_s, parse_s=parse_s, crawl_jobs1_s=crawl1_s, crawl_jobs2_s=crawl2_s,
+               crawl_vs_grep=crawl2_s / grep_s, crawl_vs_read_and_parse=crawl2_s / (read_s + parse_s),
+               complete_share=r1.complete_share)
+
+
+@benchmark
+def releases(args, results) -> None:
+    """Crawl of every release tag: distinct blobs parsed vs files seen, time per tag."""
+    with JaxCheckout(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
+        engine = fresh_db(Path(tmp), "releases")
+        tags = checkout.release_tags()
+        files = parsed = 0
+        started = time.perf_counter()
+        for tag in tags:
+            r = crawl_snapshot(engine, checkout.snapshot(tag), jobs=2)
+            files += r.files
+            parsed += r.parsed
+        seconds = time.perf_counter() - started
+        db_mb = (Path(tmp) / "releases.db").stat().st_size / 2**20
+        report(results, "crawl_all_releases", tags=len(tags), files_seen=files, blobs_parsed=parsed,
+               parsed_vs_seen=parsed / files, seconds=seconds, seconds_per_tag=seconds / len(tags), db_mb=db_mb)
+
+
+@benchmark
+def refresh(args, results) -> None:
+    """Refresh of one typical commit (HEAD~1 crawled, then HEAD) vs a full crawl of HEAD."""
+    from jax_errors.refresh import refresh as refresh_catalogue
+
+    with JaxCheckout(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
+        engine = fresh_db(Path(tmp), "refresh")
+        head = checkout.commit("HEAD")
+        crawl_snapshot(engine, checkout.snapshot(head.parents[0].hexsha), jobs=2)
+        refresh_s, r = timed(refresh_catalogue, engine, checkout, head.hexsha, jobs=2)
+        full_s, _ = timed(crawl_snapshot, fresh_db(Path(tmp), "full"), checkout.snapshot(head.hexsha), jobs=2)
+        report(results, "refresh_one_commit", parsed=r.parsed, refresh_s=refresh_s, full_crawl_s=full_s,
+               refresh_vs_full=refresh_s / full_s)
+
+
+@benchmark
+def reproduce(args, results) -> None:
+    """Reproduction throughput: a pool of long-lived workers vs a fresh process per case."""
+    from jax_errors.harness.cases import load_cases
+    from jax_errors.harness.pool import Worker, WorkerPool, run_on
+
+    cases = load_cases(ROOT / "cases")[: args.cases]
+    pool_s, _ = timed(lambda: list(WorkerPool(jobs=2, timeout=120).run(cases)))
+
+    def one_process_per_case():
+        for case in cases:
+            worker = Worker()
+            try:
+                run_on(worker, case, 120)
+            finally:
+                worker.close()
+
+    fresh_s, _ = timed(one_process_per_case)
+    report(results, "reproduce", cases=len(cases), pool_jobs2_s=pool_s, process_per_case_s=fresh_s,
+           cases_per_s_pool=len(cases) / pool_s, cases_per_s_fresh=len(cases) / fresh_s,
+           speedup=fresh_s / pool_s)
+
+
+@benchmark
+def lookup(args, results) -> None:
+    """Lookup latency over the installed jax's catalogue: index build, then per message."""
+    from sqlalchemy.orm import Session
+
+    from jax_errors.crawler.installed import installed_snapshot
+    from jax_errors.lookup import LookupIndex
+
+    messages = [
+        "all_gather_reduced only accepts inputs that are varying. Got f32[1]",
+        "add got incompatible shapes for broadcasting: (3,), (4,).",
+        "Gradient only defined for scalar-output functions. Output had shape: (3,).",
+        "vmap got inconsistent sizes for array axes to be mapped",
+        "a message that JAX has never raised at all",
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = fresh_db(Path(tmp), "lookup")
+        crawl_snapshot(engine, installed_snapshot(), jobs=2)
+        with Session(engine) as session:
+            build_s, index = timed(LookupIndex.from_session, session)
+        rounds = 5
+        query_s, _ = timed(lambda: [index.lookup(m) for _ in range(rounds) for m in messages])
+        # Baseline: a plain substring scan of every template, the least a search must do.
+        texts = [e.template.text for e in index.entries]
+        scan_s, _ = timed(lambda: [[t for t in texts if m[:20] in t] for _ in range(rounds) for m in messages])
+    per_query = query_s / (rounds * len(messages))
+    report(results, "lookup", entries=len(index.entries), index_build_s=build_s, per_query_ms=per_query * 1000,
+           substring_scan_ms=scan_s / (rounds * len(messages)) * 1000,
+           vs_substring_scan=query_s / scan_s)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", default=DEFAULT_CLONE)
+    parser.add_argument("--tag", default="jax-v0.10.2")
+    parser.add_argument("--cases", type=int, default=16, help="how many cases the reproduce benchmark runs")
+    parser.add_argument("--only", default=",".join(BENCHMARKS), help="comma-separated: " + ",".join(BENCHMARKS))
+    args = parser.parse_args()
+    wanted = [n for n in args.only.split(",") if n]
+    needs_clone = {"crawl", "releases", "refresh"}
+    results: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count()}
+    for name in wanted:
+        if name in needs_clone and not (Path(args.repo) / "HEAD").exists() and not (Path(args.repo) / ".git").exists():
+            print(f"{name}: skipped, no JAX clone at {args.repo} (--repo or JAX_ERRORS_JAX_CLONE)")
+            continue
+        BENCHMARKS[name](args, results)
+    results["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak_rss_mb: {results['peak_rss_mb']:.0f}")
+    out = ROOT / "bench" / "results"
+    out.mkdir(exist_ok=True)
+    (out / "last.json").write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()
