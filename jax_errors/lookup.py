@@ -17,11 +17,15 @@ from sqlalchemy.orm import Session
 
 from jax_errors.crawler.templates import Template, template_regex
 from jax_errors.db.models import Occurrence, RaiseSite
+from jax_errors.db.queries import class_messages, reproduced_error_ids
 from jax_errors.history import label, ordered_snapshots
 
 FUZZY_CEILING = 0.85
 FUZZY_FLOOR = 0.5
 PATH_BONUS = 0.05
+# Between sites with the same words, one a reproduction reached is the likelier: the other may be
+# dead code or a rarely taken path.
+REPRODUCED_BONUS = 0.02
 CLASS_PENALTY = 0.1
 _FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 _EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
@@ -117,8 +121,9 @@ def _normalize(text: str) -> str:
 class LookupIndex:
     """Every error id of the catalogue with its newest template, ready to match messages."""
 
-    def __init__(self, entries: list[Entry]) -> None:
+    def __init__(self, entries: list[Entry], reproduced: frozenset[str] = frozenset()) -> None:
         self.entries = entries
+        self.reproduced = reproduced
         self._fuzzy_keys = [_normalize(e.template.skeleton.replace("{}", " ")) for e in entries]
 
     @classmethod
@@ -133,14 +138,23 @@ class LookupIndex:
             if error_id not in newest or position > newest[error_id][0]:
                 newest[error_id] = (position, site_id, path)
         sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
+        class_templates = {
+            snapshot_id: {c: Template.from_json(site.template_parts)
+                          for c, site in class_messages(session, snapshot).items()}
+            for snapshot_id, (_i, snapshot) in rank.items()
+        }
         entries = []
         for error_id, (position, site_id, path) in sorted(newest.items()):
             site = sites[site_id]
+            snapshot = rank_snapshot(rank, position)
+            template = Template.from_json(site.template_parts)
+            if not site.template_complete and site.exc_class in class_templates[snapshot.id]:
+                # raise ConcretizationTypeError(tracer): the class's __init__ words the message.
+                template = class_templates[snapshot.id][site.exc_class]
             entries.append(Entry(
-                error_id, site.exc_class or site.exc_expr, Template.from_json(site.template_parts),
-                path, site.lineno, label(rank_snapshot(rank, position)),
+                error_id, site.exc_class or site.exc_expr, template, path, site.lineno, label(snapshot),
             ))
-        return cls(entries)
+        return cls(entries, frozenset(reproduced_error_ids(session)))
 
     def lookup(self, query: Query | str, *, limit: int = 5) -> list[Match]:
         """The best-scoring cards for a message, best first."""
@@ -156,7 +170,7 @@ class LookupIndex:
                 coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
                 matches[entry.error_id] = Match(entry, 0.9 + 0.1 * coverage, "template")
         for _key, ratio, index in process.extract(
-            _normalize(message), self._fuzzy_keys, scorer=fuzz.token_sort_ratio, limit=limit * 4
+            _normalize(message), self._fuzzy_keys, scorer=fuzz.token_set_ratio, limit=limit * 4
         ):
             entry = self.entries[index]
             score = FUZZY_CEILING * ratio / 100
@@ -172,6 +186,8 @@ class LookupIndex:
             score -= CLASS_PENALTY
         if query.jax_frames and match.entry.path == query.jax_frames[-1][0]:
             score += PATH_BONUS
+        if match.entry.error_id in self.reproduced:
+            score += REPRODUCED_BONUS
         return Match(match.entry, round(min(score, 1.0), 4), match.how)
 
 

@@ -166,3 +166,21 @@ def test_a_bound_format_method_is_read_as_a_format_call():
     [site] = extract_raise_sites(source, "jax/api.py")
     assert site.template.text == "Gradient only defined for scalar-output functions. Output had shape: {x.shape}."
     assert site.template.complete
+
+
+def test_exception_classes_record_the_message_their_init_builds():
+    source = textwrap.dedent('''
+        class ConcretizationTypeError(TypeError):
+            def __init__(self, tracer, context=""):
+                super().__init__(
+                    "Abstract tracer value encountered where concrete value is expected: "
+                    f"{tracer._error_repr()}\\n{context}")
+
+        class PassThrough(TypeError):
+            def __init__(self, msg):
+                super().__init__(msg)
+    ''')
+    [site] = extract_raise_sites(source, "jax/_src/errors.py")
+    assert (site.kind, site.exc_class, site.qualname) == (
+        "class_message", "jax._src.errors.ConcretizationTypeError", "ConcretizationTypeError.__init__")
+    assert site.template.text.startswith("Abstract tracer value encountered where concrete value is expected: {")

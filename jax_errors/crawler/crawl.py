@@ -248,7 +248,7 @@ def _count(session: Session, row: Snapshot, files: Sequence[SourceFile], report:
     stats = session.execute(
         select(RaiseSiteRow.kind, RaiseSiteRow.template_parts, RaiseSiteRow.template_complete)
         .join(Occurrence, Occurrence.site_id == RaiseSiteRow.id)
-        .where(Occurrence.snapshot_id == row.id)
+        .where(Occurrence.snapshot_id == row.id, RaiseSiteRow.kind != "class_message")
     ).all()
     report.files = row.file_count = len(files)
     report.sites = row.site_count = len(stats)

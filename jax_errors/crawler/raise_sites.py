@@ -11,7 +11,7 @@ from jax_errors.crawler.templates import EMPTY, Template, build_template, option
 from jax_errors.exceptions import SourceParseError
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "3"
+EXTRACTOR_VERSION = "4"
 EXCERPT_CONTEXT = 15
 MAX_RESOLVE_DEPTH = 8
 
@@ -29,7 +29,10 @@ class RaiseSite:
     lineno: int
     end_lineno: int
     qualname: str
-    kind: str  # "raise" (a new exception), "reraise" (bare raise), "raise_variable" (raise e)
+    # "raise" (a new exception), "reraise" (bare raise), "raise_variable" (raise e), or
+    # "class_message": the message an exception class's __init__ passes to its base, which is
+    # what `raise ConcretizationTypeError(tracer, context)` really says.
+    kind: str
     exc_class: str | None
     exc_expr: str
     template: Template
@@ -95,6 +98,25 @@ class RaiseSiteVisitor:
 
     def visit_functiondef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self._visit_scope(node, node.name, is_function=True)
+        owner = self.scopes[-1]
+        if node.name == "__init__" and isinstance(owner.node, ast.ClassDef) and owner.node.bases:
+            self._record_class_message(owner.node, node)
+
+    def _record_class_message(self, cls: ast.ClassDef, init: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Record `super().__init__(message)` (or `Base.__init__(self, message)`) of an exception class."""
+        self.scopes.append(_Scope(init.name, init, is_function=True))
+        try:
+            for stmt in iter_statements(init, into_scopes=False):
+                message = _base_init_message(stmt)
+                if message is None:
+                    continue
+                template = build_template(message, resolve_name=self._resolver(stmt.lineno, anchor=stmt))
+                if any(p.kind == "lit" and p.text.strip() for p in template.parts):
+                    self.sites.append(self._site(stmt, "class_message", f"{self.imports.module}.{cls.name}",
+                                                 cls.name, template, None, None))
+                return
+        finally:
+            self.scopes.pop()
 
     visit_asyncfunctiondef = visit_functiondef
 
@@ -148,9 +170,14 @@ class RaiseSiteVisitor:
         scope = self.scopes[-1]
         guard = scope.guards[-1] if scope.guards else None
         kind, exc_class, exc_expr, template = self._describe(node)
+        cause = ast.unparse(node.cause) if node.cause else None
+        self.sites.append(self._site(node, kind, exc_class, exc_expr, template, guard, cause))
+
+    def _site(self, node: ast.stmt, kind: str, exc_class: str | None, exc_expr: str, template: Template,
+              guard: Guard | None, cause: str | None) -> RaiseSite:
         start = max(1, node.lineno - EXCERPT_CONTEXT)
         end = min(len(self.lines), (node.end_lineno or node.lineno) + EXCERPT_CONTEXT)
-        self.sites.append(RaiseSite(
+        return RaiseSite(
             lineno=node.lineno,
             end_lineno=node.end_lineno or node.lineno,
             qualname=self.qualname,
@@ -159,10 +186,10 @@ class RaiseSiteVisitor:
             exc_expr=exc_expr,
             template=template,
             guard=guard,
-            cause=ast.unparse(node.cause) if node.cause else None,
+            cause=cause,
             excerpt_start=start,
             excerpt="\n".join(self.lines[start - 1:end]),
-        ))
+        )
 
     def _describe(self, node: ast.Raise) -> tuple[str, str | None, str, Template]:
         if node.exc is None:
@@ -266,3 +293,18 @@ class RaiseSiteVisitor:
                 result = result + (piece if self._runs_with(stmt, anchor) else optional(piece))
             return result
         return resolve
+
+
+def _base_init_message(stmt: ast.stmt) -> ast.expr | None:
+    """The message argument of `super().__init__(msg)` or `Base.__init__(self, msg)`, if `stmt` is one."""
+    if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
+        return None
+    call = stmt.value
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
+        return None
+    if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
+        return call.args[0] if call.args else None
+    if isinstance(func.value, (ast.Name, ast.Attribute)) and len(call.args) >= 2:
+        return call.args[1]  # Base.__init__(self, message)
+    return None

@@ -61,7 +61,7 @@ def snapshot_stats(engine: Engine) -> list[SnapshotStats]:
         rows = session.execute(
             select(
                 Snapshot.tag, Snapshot.version, Snapshot.commit, Snapshot.file_count, Snapshot.parse_failures,
-                func.count(Occurrence.id),
+                func.count(Occurrence.id).filter(RaiseSite.kind != "class_message"),
                 func.count(Occurrence.id).filter(has_message),
                 func.count(Occurrence.id).filter(has_message & RaiseSite.template_complete),
             )
@@ -180,4 +180,22 @@ def all_reproductions(session: Session) -> list[Reproduction]:
     """Every recorded reproduction run, by case, jax version and run time."""
     return list(session.scalars(
         select(Reproduction).order_by(Reproduction.case_name, Reproduction.jax_version, Reproduction.ran_at)
+    ))
+
+
+def class_messages(session: Session, snapshot: Snapshot) -> dict[str, RaiseSite]:
+    """The message each exception class of a snapshot builds in its __init__, by class path."""
+    rows = session.execute(
+        select(RaiseSite)
+        .join(Occurrence, Occurrence.site_id == RaiseSite.id)
+        .where(Occurrence.snapshot_id == snapshot.id, RaiseSite.kind == "class_message")
+        .order_by(Occurrence.path, RaiseSite.lineno)
+    ).scalars()
+    return {site.exc_class: site for site in rows if site.exc_class}
+
+
+def reproduced_error_ids(session: Session) -> set[str]:
+    """Error ids that some reproduction case raised, on any jax version."""
+    return set(session.scalars(
+        select(Reproduction.error_id).where(Reproduction.status == "reproduced", Reproduction.error_id.is_not(None))
     ))
