@@ -7,6 +7,7 @@ import sys
 from contextlib import contextmanager
 
 import click
+import sqlalchemy.exc
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -24,6 +25,9 @@ class JaxErrorsGroup(click.Group):
             return super().invoke(ctx)
         except JaxErrorsError as error:
             raise click.ClickException(str(error)) from error
+        except sqlalchemy.exc.SQLAlchemyError as error:  # a bug or a broken database: still one line
+            orig = getattr(error, "orig", None) or error
+            raise click.ClickException(f"database error: {str(orig).strip().splitlines()[0]}") from error
 
 
 def db_option(fn):

@@ -151,3 +151,18 @@ def test_a_bare_clone_is_read_without_a_work_tree(fresh_db, git_repo, tmp_path):
     (bare / "config").unlink()  # like the fetched JAX clone: no config, so core.bare is unknown
     report = crawl(fresh_db, type("R", (), {"path": bare}), "jax-v0.0.2")
     assert (report.commit, report.sites) == (shas["v2"], 2)
+
+
+def test_blobs_of_an_older_extractor_are_scanned_again(fresh_db, git_repo, monkeypatch):
+    build_history(git_repo)
+    monkeypatch.setattr(crawl_module, "EXTRACTOR_VERSION", "0")
+    crawl(fresh_db, git_repo, "jax-v0.0.1")
+    crawl(fresh_db, git_repo, "jax-v0.0.2")
+    monkeypatch.undo()
+    report = crawl(fresh_db, git_repo, "jax-v0.0.1")
+    assert not report.skipped and (report.parsed, report.sites) == (2, 2)
+    with Session(fresh_db) as session:
+        assert set(session.scalars(select(Blob.extractor_version))) == {"0", crawl_module.EXTRACTOR_VERSION}
+        # The other snapshot lost its stale sites and is crawled afresh next time.
+        assert not crawl(fresh_db, git_repo, "jax-v0.0.2").skipped
+        assert find_snapshot(session, "jax-v0.0.2").site_count == 2

@@ -178,12 +178,16 @@ def _store_blob(session: Session, scan: _Scan) -> None:
     # A blob scanned by an older extractor is scanned again; its old sites (and their
     # occurrences, by ON DELETE CASCADE) go, and the snapshots holding it count as stale.
     session.execute(delete(RaiseSiteRow).where(RaiseSiteRow.blob_sha == scan.sha))
-    session.execute(delete(Blob).where(Blob.sha == scan.sha))
+    blob = session.get(Blob, scan.sha)
+    if blob is None:
+        blob = Blob(sha=scan.sha)
+        session.add(blob)
     error = scan.error
-    session.add(Blob(
-        sha=scan.sha, size=scan.size, extractor_version=EXTRACTOR_VERSION,
-        parse_error=error.reason if error else None, parse_error_line=error.lineno if error else None,
-    ))
+    blob.size = scan.size
+    blob.extractor_version = EXTRACTOR_VERSION
+    blob.parse_error = error.reason if error else None
+    blob.parse_error_line = error.lineno if error else None
+    session.flush()
     rows = [_site_row(scan.sha, site, base) for site, base in zip(scan.sites, base_ids(scan.sites))]
     if rows:
         session.execute(insert(RaiseSiteRow), rows)
