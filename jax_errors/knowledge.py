@@ -88,3 +88,40 @@ def load_knowledge(folder: Path = DEFAULT_KNOWLEDGE_DIR) -> dict[str, Knowledge]
             raise KnowledgeError(path, f"error id {entry.error_id} is also in {entries[entry.error_id].path}")
         entries[entry.error_id] = entry
     return entries
+
+
+@dataclass(frozen=True)
+class KnowledgeProblem:
+    path: Path
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
+
+
+def check_knowledge(
+    entries: dict[str, Knowledge], *, known_ids: set[str], case_names: set[str],
+    reproduced: dict[str, tuple[str, str | None]],
+) -> list[KnowledgeProblem]:
+    """What is wrong with curated files: unknown ids, missing cases, examples that do not reproduce.
+
+    Parameters:
+        known_ids: error ids of the catalogue.
+        case_names: names of the harness cases.
+        reproduced: case name -> (status, attributed error id) of its latest run.
+    """
+    problems = []
+    for entry in sorted(entries.values(), key=lambda e: e.path):
+        if entry.error_id not in known_ids:
+            problems.append(KnowledgeProblem(entry.path, f"error id {entry.error_id} is not in the catalogue"))
+        if entry.case is None:
+            continue
+        if entry.case not in case_names:
+            problems.append(KnowledgeProblem(entry.path, f"case {entry.case!r} does not exist"))
+            continue
+        status, error_id = reproduced.get(entry.case, ("not run", None))
+        if status != "reproduced":
+            problems.append(KnowledgeProblem(entry.path, f"case {entry.case} is {status}"))
+        elif error_id != entry.error_id:
+            problems.append(KnowledgeProblem(entry.path, f"case {entry.case} raises {error_id}, not {entry.error_id}"))
+    return problems

@@ -1,0 +1,49 @@
+"""Curated knowledge files parse, name real errors, and their examples reproduce those errors."""
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from jax_errors.db.models import Occurrence
+from jax_errors.harness.cases import load_cases
+from jax_errors.harness.runner import run_cases
+from jax_errors.knowledge import KnowledgeError, check_knowledge, load_knowledge, parse_knowledge
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_a_file_without_front_matter_is_refused(tmp_path):
+    path = tmp_path / "x.md"
+    path.write_text("no front matter\n")
+    with pytest.raises(KnowledgeError, match="does not start with a --- front matter block"):
+        parse_knowledge(path)
+
+
+def test_check_flags_unknown_ids_and_cases_that_do_not_reproduce(tmp_path):
+    (tmp_path / "a.md").write_text("---\nerror_id: aaaa\ntitle: A\ncase: one\n---\nMeaning.\n")
+    (tmp_path / "b.md").write_text("---\nerror_id: bbbb\ntitle: B\ncase: two\n---\nMeaning.\n")
+    entries = load_knowledge(tmp_path)
+    problems = check_knowledge(entries, known_ids={"aaaa"}, case_names={"one", "two"},
+                               reproduced={"one": ("reproduced", "aaaa"), "two": ("no-error", None)})
+    assert [p.problem for p in problems] == ["error id bbbb is not in the catalogue", "case two is no-error"]
+
+
+def test_curated_knowledge_matches_the_catalogue_and_reproduces(installed_db_path, tmp_path):
+    import shutil
+
+    from jax_errors.db.engine import open_database
+
+    db = tmp_path / "knowledge.db"
+    shutil.copy(installed_db_path, db)
+    engine = open_database(db)
+    entries = load_knowledge(ROOT / "knowledge")
+    cases = load_cases(ROOT / "cases")
+    linked = [c for c in cases if c.name in {e.case for e in entries.values()}]
+    report = run_cases(engine, linked, jobs=2, timeout=120)
+    with Session(engine) as session:
+        known = set(session.scalars(select(Occurrence.error_id).where(Occurrence.error_id.is_not(None))))
+    reproduced = {r.case_name: (r.status, r.error_id) for r in report.results}
+    problems = check_knowledge(entries, known_ids=known, case_names={c.name for c in cases}, reproduced=reproduced)
+    assert [str(p) for p in problems] == []
