@@ -10,6 +10,7 @@ import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "252d5ba9437acc7a"
 TAGS = ["shard_map", "collectives", "vma"]
 MESSAGE_CONTAINS = "all_gather_reduced only accepts inputs that are varying. Got"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "e774c3498d76384e"
 TAGS = ["shard_map", "collectives", "all_to_all"]
 MESSAGE_CONTAINS = "all_to_all requires the size of the mapped axis axis_name to equal x.shape[split_axis]"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "35492f109b8a1e3f"
 TAGS = ["dtypes", "lax"]
 MESSAGE_CONTAINS = "and does not accept dtype float32 at position 0"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.NonConcreteBooleanIndexError"
+ERROR_ID = "d593e0ffc6f8f83a"
 TAGS = ["indexing", "jit", "shapes"]
 MESSAGE_CONTAINS = "Array boolean indices must be concrete"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "ae8a89b2b5a7e475"
 TAGS = ["shapes", "broadcasting", "numpy"]
 MESSAGE_CONTAINS = "Incompatible types for broadcasting: input type=float32[3] and requested type=float32[2,4]"
 

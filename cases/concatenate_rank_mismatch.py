@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "a46f50e8138777bb"
 TAGS = ["shapes", "concatenate", "numpy"]
 MESSAGE_CONTAINS = "Cannot concatenate arrays with different numbers of dimensions"
 

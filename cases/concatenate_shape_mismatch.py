@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "0046219dc0bf0b0d"
 TAGS = ["shapes", "concatenate", "lax"]
 MESSAGE_CONTAINS = "Cannot concatenate arrays with shapes that differ in dimensions other than the one being concatenated"
 

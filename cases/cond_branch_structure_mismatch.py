@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "5a12e3aaa47bc55e"
 TAGS = ["control_flow", "cond", "pytrees"]
 MESSAGE_CONTAINS = "cond branch outputs must have the same pytree structure"
 

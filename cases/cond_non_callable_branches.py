@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "c02532f60e1f461d"
 TAGS = ["control_flow", "cond"]
 MESSAGE_CONTAINS = "lax.cond: true_fun and false_fun arguments should be callable"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "36f689123061eeb2"
 TAGS = ["shapes", "lax", "convolution"]
 MESSAGE_CONTAINS = "convolution requires lhs and rhs ndim to be equal, got 4 and 5"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "a249f8518dde23ee"
 TAGS = ["grad", "custom_jvp", "shapes"]
 MESSAGE_CONTAINS = "Custom JVP rule must produce primal and tangent outputs with corresponding shapes and dtypes"
 

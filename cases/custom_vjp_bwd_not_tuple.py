@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "ec6489d3ed9933b3"
 TAGS = ["grad", "custom_vjp", "pytrees"]
 MESSAGE_CONTAINS = "Custom VJP bwd rule must produce an output with the same container (pytree) structure"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "0eb049ca28d6fdfd"
 TAGS = ["sharding", "device_put", "mesh"]
 MESSAGE_CONTAINS = "Please set a mesh via `jax.set_mesh` if a PartitionSpec is passed to device_put"
 

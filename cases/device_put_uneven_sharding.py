@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "f6067e4c342b0f3c"
 TAGS = ["sharding", "device_put", "partitionspec"]
 MESSAGE_CONTAINS = "implies that array axis 0 is partitioned 8 times, but does not evenly divide the dimension size 6"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "5b3b9ae14ef8bf6b"
 TAGS = ["shapes", "dot_general", "lax"]
 MESSAGE_CONTAINS = "dot_general requires lhs batch dimensions and rhs batch dimensions to have the same shape"
 

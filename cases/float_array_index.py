@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "9bed9074dafbb3a8"
 TAGS = ["indexing", "dtypes", "gather"]
 MESSAGE_CONTAINS = "Indexer must have integer or boolean type, got indexer with type float32"
 

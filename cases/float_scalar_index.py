@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "d368d02aaa70667e"
 TAGS = ["indexing", "dtypes"]
 MESSAGE_CONTAINS = "Indexer must have integer or boolean type, got indexer with type float"
 

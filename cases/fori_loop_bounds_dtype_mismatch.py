@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "1190f8961c7718bf"
 TAGS = ["control_flow", "fori_loop", "dtypes"]
 MESSAGE_CONTAINS = "lower and upper arguments to fori_loop must have equal types, got int32 and int16"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "0b06826b10830925"
 TAGS = ["grad", "autodiff", "argnums"]
 MESSAGE_CONTAINS = "differentiating with respect to argnums=1 requires at least 2 positional arguments"
 

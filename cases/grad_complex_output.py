@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "673cc821231164e9"
 TAGS = ["grad", "autodiff", "dtypes", "complex"]
 MESSAGE_CONTAINS = "grad requires real-valued outputs"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "ValueError"
+ERROR_ID = "425350aa6bc92aa0"
 TAGS = ["control_flow", "fori_loop", "grad", "jit"]
 MESSAGE_CONTAINS = "Reverse-mode differentiation does not work for lax.while_loop or lax.fori_loop with dynamic start/stop values"
 

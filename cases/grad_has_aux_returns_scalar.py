@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "a5a95f26f1433355"
 TAGS = ["grad", "autodiff", "has_aux"]
 MESSAGE_CONTAINS = "expected function with aux output to return a two-element tuple"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "74e556e2890099ba"
 TAGS = ["grad", "autodiff", "dtypes"]
 MESSAGE_CONTAINS = "grad requires real- or complex-valued inputs"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "78b2bd2a5df2be48"
 TAGS = ["grad", "autodiff"]
 MESSAGE_CONTAINS = "Gradient only defined for scalar-output functions. Output had shape: (3,)"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "fcbe1fef1dd246d4"
 TAGS = ["grad", "autodiff", "has_aux"]
 MESSAGE_CONTAINS = "Gradient only defined for scalar-output functions. Output was"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "IndexError"
+ERROR_ID = "3e4d77731516509f"
 TAGS = ["indexing", "lax", "slicing"]
 MESSAGE_CONTAINS = "index 6 is out of bounds for axis 0 with size 6"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "8ceddd6346ceb709"
 TAGS = ["indexing", "array", "immutability"]
 MESSAGE_CONTAINS = "JAX arrays are immutable and do not support in-place item assignment"
 

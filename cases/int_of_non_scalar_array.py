@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "dfacf018115464c4"
 TAGS = ["dtypes", "array"]
 MESSAGE_CONTAINS = "Only scalar arrays can be converted to Python scalars"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.ConcretizationTypeError"
+ERROR_ID = "12d56306abf9f91b"
 TAGS = ["jit", "tracing", "shapes"]
 MESSAGE_CONTAINS = "It arose in the jnp.arange argument 'stop'"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "a61bdb6a201e2c94"
 TAGS = ["sharding", "devices", "jit"]
 MESSAGE_CONTAINS = "Received incompatible devices for jitted computation"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.ConcretizationTypeError"
+ERROR_ID = "283c7aa7db7d480f"
 TAGS = ["jit", "tracing"]
 MESSAGE_CONTAINS = "The problem arose with the `float` function"
 

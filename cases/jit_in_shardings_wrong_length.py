@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "7c43fd50e9d22047"
 TAGS = ["pytrees", "sharding", "jit"]
 MESSAGE_CONTAINS = "pjit in_shardings specification must be a tree prefix of the positional arguments tuple"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.UnexpectedTracerError"
+ERROR_ID = "8e071ed59e32b4d9"
 TAGS = ["jit", "tracing", "side_effects"]
 MESSAGE_CONTAINS = "Encountered an unexpected tracer"
 

@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.TracerArrayConversionError"
+ERROR_ID = "6a87865289d9678b"
 TAGS = ["jit", "tracing", "numpy"]
 MESSAGE_CONTAINS = "The numpy.ndarray conversion method __array__() was called on traced array"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import PartitionSpec as P
 
 EXPECTED = "RuntimeError"
+ERROR_ID = "04600e02172407be"
 TAGS = ["sharding", "jit", "mesh"]
 MESSAGE_CONTAINS = "jit requires a non-empty mesh in context if you are passing `PartitionSpec`s to out_shardings"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.TracerBoolConversionError"
+ERROR_ID = "27cc8dc922f17076"
 TAGS = ["jit", "tracing"]
 MESSAGE_CONTAINS = "Attempted boolean conversion of traced array"
 

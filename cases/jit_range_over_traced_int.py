@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.TracerIntegerConversionError"
+ERROR_ID = "1852926c01aa644c"
 TAGS = ["jit", "tracing"]
 MESSAGE_CONTAINS = "The __index__() method was called on traced array"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "5ae23bbfe9c55096"
 TAGS = ["jit", "tracing", "pytrees"]
 MESSAGE_CONTAINS = "which is not a valid JAX type"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "0427c3881e9fb9d6"
 TAGS = ["jit", "static_args"]
 MESSAGE_CONTAINS = "Jitted function has static_argnums=(2,), but only accepts 2 positional arguments"
 

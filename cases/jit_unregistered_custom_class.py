@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "61e117e55e48e65a"
 TAGS = ["pytrees", "custom_pytree", "jit"]
 MESSAGE_CONTAINS = "This typically means that a jit-wrapped function was called with a non-array argument"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "1d10f5ce276fe724"
 TAGS = ["jit", "tracing", "shapes"]
 MESSAGE_CONTAINS = "Shapes must be 1D sequences of concrete values of integer type"
 

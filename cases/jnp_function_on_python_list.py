@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "3f111595e735c40c"
 TAGS = ["dtypes", "numpy"]
 MESSAGE_CONTAINS = "sum requires ndarray or scalar arguments, got <class 'list'> at position 0"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "d8079b755d412d4f"
 TAGS = ["grad", "autodiff", "jvp", "dtypes"]
 MESSAGE_CONTAINS = "primal and tangent arguments to jax.jvp do not match; dtypes must be equal"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "bb2152bd12b30c84"
 TAGS = ["dtypes", "lax"]
 MESSAGE_CONTAINS = "lax.add requires arguments to have the same dtypes, got float32, int32"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "a2eee940cfba9417"
 TAGS = ["shapes", "lax", "broadcasting"]
 MESSAGE_CONTAINS = "add got incompatible shapes for broadcasting: (3,), (4,)"
 

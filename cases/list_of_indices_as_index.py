@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "df567536d088cbac"
 TAGS = ["indexing", "numpy"]
 MESSAGE_CONTAINS = "Using a non-tuple sequence for multidimensional indexing is not allowed"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "a7d8d9790b20215c"
 TAGS = ["shapes", "dot_general", "lax"]
 MESSAGE_CONTAINS = "dot_general requires contracting dimensions to have the same shape, got (3,) and (4,)"
 

@@ -56,7 +56,7 @@ def test_seed_case_fields():
     assert case.expected == "ValueError"
     assert case.tags == ("shard_map", "collectives", "vma")
     assert case.message_contains == "all_gather_reduced only accepts inputs that are varying. Got"
-    assert case.error_id is None
+    assert case.error_id == "252d5ba9437acc7a"
     assert case.summary.startswith("all_gather(..., to='reduced') inside shard_map")
     assert case.trigger_source.splitlines()[0] == 'mesh = jax.make_mesh((8,), ("x",))'
     assert case.trigger_source.splitlines()[-1].startswith("return jax.shard_map(body")
