@@ -259,5 +259,49 @@ def reproduce(names, cases_dir, jobs, timeout, db) -> None:
     click.echo(report.summary())
 
 
+@cli.command()
+@click.option("--out", type=click.Path(file_okay=False), default="_site", show_default=True,
+              help="Folder to write the site into (emptied first if it holds an earlier build).")
+@click.option("--knowledge", "knowledge_dir", type=click.Path(file_okay=False), default="knowledge",
+              show_default=True, help="Folder of curated knowledge files.")
+@click.option("--cases", "cases_dir", type=click.Path(file_okay=False), default="cases", show_default=True,
+              help="Folder of reproduction cases (their trigger/fixed bodies are the example fixes).")
+@click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
+@db_option
+def build(out, knowledge_dir, cases_dir, no_search, db) -> None:
+    """Render the catalogue into a static site: a card per error, index pages, JSON and search."""
+    from pathlib import Path
+
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    config = SiteConfig(out=Path(out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir),
+                        search=not no_search)
+    engine = open_database(db)
+    with progress_bar(f"build {out}") as progress:
+        report = build_site(engine, config, progress=progress)
+    for warning in report.warnings:
+        click.echo(f"  warning: {warning}", err=True)
+    click.echo(report.summary())
+
+
+@cli.command()
+@click.option("--out", type=click.Path(file_okay=False), default="_site", show_default=True,
+              help="The built site to serve.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port on 127.0.0.1 (0 picks a free one).")
+def serve(out, port) -> None:
+    """Preview the built site on http://127.0.0.1:PORT/ (search needs it served, not opened as files)."""
+    from jax_errors.site_gen.serve import make_server
+
+    server = make_server(out, port)
+    click.echo(f"serving {out} at http://127.0.0.1:{server.server_port}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
 def main() -> None:
     cli()

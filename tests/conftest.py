@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import textwrap
 from pathlib import Path
 
@@ -92,3 +93,31 @@ def jax_clone() -> Path:
     if not (path / "HEAD").exists() and not (path / ".git").exists():
         pytest.skip(f"no JAX clone at {path}: set {JAX_CLONE_ENV} to a clone of jax-ml/jax to run this check")
     return path
+
+
+# The static site (tests/test_site.py, tests/test_site_browser.py) ----------------------------
+
+REPO_ROOT = Path(__file__).parent.parent
+SEED_CASE = "all_gather_reduced_not_varying"
+
+
+@pytest.fixture(scope="session")
+def site_db_path(installed_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the installed catalogue with the seed card's case reproduced for real (~2 s)."""
+    from jax_errors.harness.cases import load_cases
+    from jax_errors.harness.runner import run_cases
+
+    path = tmp_path_factory.mktemp("site-db") / "catalogue.db"
+    shutil.copy(installed_db_path, path)
+    run_cases(open_database(path), load_cases(REPO_ROOT / "cases", [SEED_CASE]), jobs=1)
+    return path
+
+
+@pytest.fixture(scope="session")
+def built_site(site_db_path: Path, tmp_path_factory: pytest.TempPathFactory):
+    """The full site of the installed jax, with the repo's knowledge and cases, built once."""
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    out = tmp_path_factory.mktemp("site") / "_site"
+    config = SiteConfig(out=out, knowledge_dir=REPO_ROOT / "knowledge", cases_dir=REPO_ROOT / "cases")
+    return build_site(open_database(site_db_path), config)

@@ -1,0 +1,284 @@
+"""Build the static site: cards, index pages, JSON export and the search index, from one database."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+
+from sqlalchemy import Engine
+
+from jax_errors.exceptions import JaxErrorsError
+from jax_errors.harness.cases import Case, load_cases
+from jax_errors.knowledge import DEFAULT_KNOWLEDGE_DIR, Knowledge, load_knowledge
+from jax_errors.site_gen import records
+from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
+from jax_errors.site_gen.links import card_json_path, card_path, slug
+from jax_errors.site_gen.related import related_errors
+from jax_errors.site_gen.render import render_page
+from jax_errors.site_gen.search import index_site
+from jax_errors.site_gen.trigger import guard_sentence, trigger_of
+
+# A file that marks a folder as a build of ours, so a rebuild may empty it and nothing else.
+MARKER = ".jax-errors-site"
+TOP_GROUPS = 12
+
+# Called as progress(done, total, what) while a build runs.
+Progress = Callable[[int, int, str], None]
+
+
+class SiteError(JaxErrorsError):
+    """The site cannot be built where asked."""
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """What to build from and where."""
+
+    out: Path
+    knowledge_dir: Path = DEFAULT_KNOWLEDGE_DIR
+    cases_dir: Path = Path("cases")
+    search: bool = True
+    validate: bool = True
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    cards: int = 0
+    curated: int = 0
+    reproduced: int = 0
+    pages: int = 0
+    json_files: int = 0
+    indexed: int | None = None
+    seconds: float = 0.0
+    warnings: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        search = f", {self.indexed} pages searchable" if self.indexed is not None else ", no search index"
+        warned = f"; {len(self.warnings)} warnings" if self.warnings else ""
+        return (
+            f"built {self.out}: {self.cards} cards ({self.curated} curated, {self.reproduced} reproduced), "
+            f"{self.pages} pages, {self.json_files} JSON files{search}; {self.seconds:.1f} s{warned}"
+        )
+
+
+@dataclass(frozen=True)
+class Group:
+    """A set of cards an index page lists: one module, one exception class or one status."""
+
+    name: str
+    href: str  # site-relative
+    cards: tuple[Card, ...]
+    note: str = ""
+    code: bool = True  # the name is an identifier (a module, a class, a status)
+
+
+def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None = None) -> BuildReport:
+    """Render the catalogue in `engine` into `config.out`.
+
+    Raises:
+        SiteError: `config.out` is a folder holding something other than an earlier build.
+        KnowledgeError, CaseError: a curated file is malformed.
+        RecordError: a JSON record breaks its schema.
+        SearchIndexError: Pagefind failed.
+    """
+    started = time.perf_counter()
+    report = BuildReport(Path(config.out))
+    knowledge = load_knowledge(config.knowledge_dir)
+    cases = load_cases(config.cases_dir) if Path(config.cases_dir).is_dir() else []
+    catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=cases))
+    report.warnings.extend(_warnings(catalogue, knowledge, cases))
+    out = prepare_output(Path(config.out))
+    cards = catalogue.sorted_cards()
+    groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
+    total = len(cards) + sum(len(g) for g in groups.values()) + 1
+    tick = _ticker(progress, total)
+    entries = {}
+    for card in cards:
+        _write(out, card_path(card.id), render_card(card, catalogue))
+        entries[card_json_path(card.id).removeprefix("api/")] = _write_record(
+            out, card_json_path(card.id), records.card_record(card), records.ERROR_SCHEMA, config.validate)
+        tick(card.id)
+    report.pages += len(cards)
+    for kind, kind_groups in groups.items():
+        report.pages += _write_groups(out, kind, kind_groups, catalogue, tick)
+    _write(out, "index.html", render_page("_home.html", "index.html", **home_context(catalogue, groups)))
+    _write(out, "search.html", render_page("_search.html", "search.html", newest=catalogue.newest))
+    curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
+                    "a person explained them, with solutions and, where a case exists, a fix", code=False)
+    _write(out, curated.href, render_page("_group.html", curated.href, group=curated, heading="Home",
+                                          index_page="index.html", newest=catalogue.newest))
+    report.pages += 3
+    entries["errors.json"] = _write_record(
+        out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
+    (out / "api" / "all.zip").write_bytes(records.zip_bytes(entries))
+    _copy_static(out)
+    tick("search index")
+    if config.search:
+        report.indexed = index_site(out)
+    report.cards = len(cards)
+    report.json_files = len(entries)
+    report.curated = sum(1 for c in cards if c.knowledge)
+    report.reproduced = sum(1 for c in cards if c.status == "reproduced")
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def with_related(catalogue: Catalogue) -> Catalogue:
+    related = related_errors(catalogue.cards.values())
+    cards = {key: replace(card, related=related[key]) for key, card in catalogue.cards.items()}
+    return replace(catalogue, cards=cards)
+
+
+def prepare_output(out: Path) -> Path:
+    """An empty folder to build into: new, empty, or an earlier build (whose files go)."""
+    if out.exists():
+        if not out.is_dir():
+            raise SiteError(f"{out} is not a folder")
+        if any(out.iterdir()) and not (out / MARKER).exists():
+            raise SiteError(f"{out} is not empty and holds no earlier build: refusing to replace it")
+        for child in out.iterdir():
+            shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / MARKER).write_text("built by jax-errors build; emptied by the next build\n", encoding="utf-8")
+    return out
+
+
+# Pages ---------------------------------------------------------------------------------------
+
+def render_card(card: Card, catalogue: Catalogue) -> str:
+    trigger = trigger_of(card)
+    lead, code = guard_sentence(trigger.guard_kind, trigger.guard)
+    verified = sorted({r.jax_version for r in card.runs
+                       if card.case and r.case_name == card.case.name and r.status == "reproduced" and r.fixed_ok})
+    return render_page(
+        "_card.html", card_path(card.id), card=card, trigger=trigger, lead=lead, code=code,
+        verified=verified, newest=catalogue.newest,
+        module_slug=slug(card.module), class_slug=slug(card.exc_class),
+    )
+
+
+def home_context(catalogue: Catalogue, groups: dict[str, list[Group]]) -> dict:
+    cards = catalogue.sorted_cards()
+    by_size = lambda gs: sorted(gs, key=lambda g: (-len(g.cards), g.name))[:TOP_GROUPS]  # noqa: E731
+    return {
+        "counts": {
+            "errors": len(cards), "modules": len(groups["modules"]), "classes": len(groups["classes"]),
+            "curated": sum(1 for c in cards if c.knowledge), "snapshots": len(catalogue.snapshots),
+            "reproduced": sum(1 for c in cards if c.status == "reproduced"),
+        },
+        "top_classes": by_size(groups["classes"]), "top_modules": by_size(groups["modules"]),
+        "curated": [c for c in cards if c.knowledge], "snapshots": catalogue.snapshots,
+        "newest": catalogue.newest,
+    }
+
+
+_GROUP_PAGES = {
+    "modules": ("Errors by module", "Module", "Every module of jax that raises, with the errors it raises."),
+    "classes": ("Errors by exception class", "Exception class",
+                "Every exception class jax raises; unresolved ones are named by the raised expression."),
+    "status": ("Errors by reproduction status", "Status",
+               "Whether a reproduction case raised the error at its catalogued raise site, on which jax."),
+}
+_STATUS_NOTES = {
+    "reproduced": "a case raised it at this raise site, with a matching message",
+    "message-mismatch": "raised at this site, but the message did not fit",
+    "wrong-site": "the case's error came from elsewhere",
+    "no-error": "the case ran without raising",
+    "crashed": "the case's worker crashed",
+    "timeout": "the case ran out of time",
+    "unverified": "no case has been run",
+}
+
+
+def _write_groups(out: Path, kind: str, groups: list[Group], catalogue: Catalogue, tick) -> int:
+    heading, column, intro = _GROUP_PAGES[kind]
+    page = f"{kind}/index.html"
+    _write(out, page, render_page("_groups.html", page, heading=heading, column=column, intro=intro,
+                                  groups=groups, newest=catalogue.newest))
+    written = 1
+    for group in groups:
+        if group.cards:
+            _write(out, group.href, render_page("_group.html", group.href, group=group, heading=heading,
+                                                index_page=page, newest=catalogue.newest))
+            written += 1
+        tick(group.name)
+    return written
+
+
+def _grouped(cards: Iterable[Card], key: Callable[[Card], str]) -> dict[str, list[Card]]:
+    groups: dict[str, list[Card]] = defaultdict(list)
+    for card in cards:
+        groups[key(card)].append(card)
+    return groups
+
+
+def _sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=lambda c: (c.location.path, c.location.lineno, c.id)))
+
+
+def _by_module(cards: list[Card]) -> list[Group]:
+    return [Group(name, f"modules/{slug(name)}.html", _sorted_cards(members))
+            for name, members in sorted(_grouped(cards, lambda c: c.module).items())]
+
+
+def _by_class(cards: list[Card]) -> list[Group]:
+    groups = _grouped(cards, lambda c: c.exc_class)
+    return [Group(name, f"classes/{slug(name)}.html", _sorted_cards(groups[name]))
+            for name in sorted(groups, key=lambda n: (-len(groups[n]), n))]
+
+
+def _by_status(cards: list[Card]) -> list[Group]:
+    groups = _grouped(cards, lambda c: c.status)
+    return [Group(status, f"status/{status}.html", _sorted_cards(groups.get(status, ())), _STATUS_NOTES[status])
+            for status in STATUS_ORDER]
+
+
+# Files ---------------------------------------------------------------------------------------
+
+def _write(out: Path, page: str, text: str) -> None:
+    path = out / page
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _write_record(out: Path, page: str, data: dict, schema: str, validate: bool) -> str:
+    if validate:
+        records.validate(data, schema, name=page)
+    return records.write_json(out / page, data)
+
+
+def _copy_static(out: Path) -> None:
+    static = resources.files("jax_errors.site_gen") / "static"
+    target = out / "static"
+    target.mkdir(parents=True, exist_ok=True)
+    for item in sorted(static.iterdir(), key=lambda i: i.name):
+        if item.is_file():
+            (target / item.name).write_bytes(item.read_bytes())
+
+
+def _ticker(progress: Progress | None, total: int):
+    done = 0
+
+    def tick(what: str) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(min(done, total), total, what)
+    return tick
+
+
+def _warnings(catalogue: Catalogue, knowledge: dict[str, Knowledge], cases: list[Case]) -> list[str]:
+    names = {case.name for case in cases}
+    found = []
+    for entry in sorted(knowledge.values(), key=lambda k: k.error_id):
+        if entry.error_id not in catalogue.cards:
+            found.append(f"{entry.path}: error id {entry.error_id} is in no crawled snapshot")
+        if entry.case and entry.case not in names:
+            found.append(f"{entry.path}: case {entry.case} is not in the cases folder")
+    return found

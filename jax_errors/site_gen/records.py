@@ -1,0 +1,263 @@
+"""The JSON export: an OSV-shaped record per error, the index, and the bulk archive.
+
+Records are validated against the checked-in JSON Schemas and written with `indent=2,
+sort_keys=True`, so the same database always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import fastjsonschema
+
+from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
+from jax_errors.exceptions import JaxErrorsError
+from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, SnapshotInfo
+from jax_errors.site_gen.links import PYPI_PROJECT, card_json_path, card_path
+from jax_errors.site_gen.trigger import trigger_of
+
+SCHEMA_VERSION = "1.0.0"
+SCHEMA_DIR = Path(__file__).with_name("schema")
+ERROR_SCHEMA = "error.schema.json"
+INDEX_SCHEMA = "index.schema.json"
+# Zip entries get this date, so the archive's bytes depend on its contents alone.
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+EXTRACTED, REPRODUCED, CURATED = "extracted", "reproduced", "curated"
+
+
+class RecordError(JaxErrorsError):
+    """A generated JSON record does not match its schema (a bug in the generator or the schema)."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+        super().__init__(f"{name} does not match its schema: {reason}")
+
+
+def timestamp(value: datetime) -> str:
+    """RFC 3339 in UTC, to the second (the database stores naive UTC)."""
+    return value.replace(microsecond=0).isoformat() + "Z"
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+@cache
+def load_schema(name: str) -> dict[str, Any]:
+    return json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+
+
+@cache
+def validator(name: str) -> Callable[[Any], Any]:
+    """A compiled validator for one schema: the build checks every record, so it must be fast.
+
+    fastjsonschema validates the catalogue in well under a second (jsonschema takes ~20 s); the
+    schemas keep to keywords both read alike, and the tests check records with jsonschema too.
+    """
+    return fastjsonschema.compile(load_schema(name))
+
+
+def validate(data: Any, schema: str, *, name: str = "record") -> None:
+    """Check one record against a checked-in schema.
+
+    Raises:
+        RecordError: the record breaks the schema; the message names the failing path.
+    """
+    try:
+        validator(schema)(data)
+    except fastjsonschema.JsonSchemaException as error:
+        raise RecordError(name, error.message) from error
+
+
+# Records -------------------------------------------------------------------------------------
+
+def card_record(card: Card) -> dict[str, Any]:
+    """The OSV-shaped record of one error, with the catalogue's own fields and their provenance."""
+    site = card.site
+    knowledge = card.knowledge
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "id": card.id,
+        "aliases": list(card.aliases),
+        "modified": timestamp(card.modified),
+        "published": timestamp(card.published),
+        "summary": card.title,
+        "details": knowledge.meaning if knowledge else None,
+        "affected": [_affected(card)],
+        "references": _references(card),
+        "class": card.exc_class,
+        "class_resolved": site.exc_class is not None,
+        "raised": site.exc_expr,
+        "module": card.module,
+        "function": site.qualname,
+        "template": site.template,
+        "template_parts": [{"kind": kind, "text": text} for kind, text in site.template_parts],
+        "template_complete": site.template_complete,
+        "template_forms": list(site.template_forms),
+        "guard": {"kind": site.guard_kind, "condition": site.guard} if site.guard_kind else None,
+        "cause": site.cause,
+        "source": _source(card),
+        "locations": [_location(loc) for loc in card.locations],
+        "trigger": trigger_of(card).to_json(),
+        "knowledge": _knowledge(card),
+        "example": _example(card),
+        "reproduction": {"status": card.status, "runs": [_run(run) for run in card.runs]},
+        "related": [
+            {"id": r.error_id, "summary": r.title, "reason": r.reason, "similarity": r.similarity}
+            for r in card.related
+        ],
+        "provenance": provenance(card),
+        "sources": _sources(card),
+        "links": {"html": card_path(card.id), "json": card_json_path(card.id)},
+    }
+
+
+def provenance(card: Card) -> dict[str, str]:
+    """Where each field of the card came from: the crawler, the harness, or a curated file."""
+    fields = dict.fromkeys(
+        ("class", "template", "template_parts", "guard", "source", "locations", "affected", "related"),
+        EXTRACTED,
+    )
+    fields["trigger"] = REPRODUCED if trigger_of(card).from_frames else EXTRACTED
+    fields["reproduction"] = REPRODUCED
+    if card.knowledge:
+        fields.update(dict.fromkeys(("details", "knowledge"), CURATED))
+    if card.case:
+        fields["example"] = CURATED
+    return fields
+
+
+def _affected(card: Card) -> dict[str, Any]:
+    return {
+        "package": {"ecosystem": "PyPI", "name": "jax", "purl": "pkg:pypi/jax"},
+        "versions": card.versions,
+        "commits": card.commits,
+    }
+
+
+def _references(card: Card) -> list[dict[str, str]]:
+    return [{"type": "WEB", "url": card.location.url}, {"type": "PACKAGE", "url": PYPI_PROJECT}]
+
+
+def _source(card: Card) -> dict[str, Any]:
+    site, loc = card.site, card.location
+    return {
+        "path": loc.path, "line": loc.lineno, "end_line": loc.end_lineno,
+        "start_line": site.excerpt_start, "excerpt": site.excerpt, "url": loc.url, "ref": loc.snapshot.ref,
+    }
+
+
+def _location(loc: Location) -> dict[str, Any]:
+    snap = loc.snapshot
+    return {
+        "snapshot": snap.label, "commit": snap.commit, "tag": snap.tag, "version": snap.release,
+        "date": timestamp(snap.date), "path": loc.path, "line": loc.lineno, "end_line": loc.end_lineno,
+        "function": loc.qualname, "url": loc.url,
+    }
+
+
+def _knowledge(card: Card) -> dict[str, Any] | None:
+    entry = card.knowledge
+    if entry is None:
+        return None
+    return {
+        "title": entry.title, "meaning": entry.meaning, "solutions": list(entry.solutions),
+        "situations": list(entry.situations), "case": entry.case, "file": f"knowledge/{entry.path.name}",
+    }
+
+
+def _example(card: Card) -> dict[str, Any] | None:
+    case = card.case
+    if case is None:
+        return None
+    verified = [r.jax_version for r in card.runs if r.case_name == case.name and r.status == "reproduced"
+                and r.fixed_ok]
+    return {
+        "case": case.name, "summary": case.summary, "before": case.trigger_source,
+        "after": case.fixed_source, "file": f"cases/{case.path.name}", "verified_on": sorted(set(verified)),
+    }
+
+
+def _run(run: Run) -> dict[str, Any]:
+    return {
+        "case": run.case_name, "jax_version": run.jax_version, "status": run.status, "detail": run.detail,
+        "observed_class": run.observed_class, "observed_message": run.observed_message,
+        "error_id": run.error_id, "path": run.path, "line": run.lineno, "frames": list(run.frames),
+        "fixed_ok": run.fixed_ok, "fixed_error": run.fixed_error, "ran_at": timestamp(run.ran_at),
+    }
+
+
+def _sources(card: Card) -> list[dict[str, Any]]:
+    snap = card.location.snapshot
+    sources = [{
+        "kind": EXTRACTED, "by": f"jax-errors crawler (extractor {EXTRACTOR_VERSION})",
+        "snapshot": snap.label, "commit": snap.commit, "date": timestamp(snap.date),
+    }]
+    if card.knowledge:
+        sources.append({"kind": CURATED, "by": "knowledge file", "file": f"knowledge/{card.knowledge.path.name}"})
+    if card.case:
+        sources.append({"kind": CURATED, "by": "reproduction case", "file": f"cases/{card.case.path.name}"})
+    for run in card.runs:
+        sources.append({"kind": REPRODUCED, "by": f"jax-errors harness, case {run.case_name}",
+                        "jax_version": run.jax_version, "date": timestamp(run.ran_at)})
+    return sources
+
+
+def snapshot_record(snap: SnapshotInfo) -> dict[str, Any]:
+    return {
+        "label": snap.label, "commit": snap.commit, "tag": snap.tag, "version": snap.release,
+        "origin": snap.origin, "date": timestamp(snap.date),
+    }
+
+
+def index_record(catalogue: Catalogue) -> dict[str, Any]:
+    """The list of every error, small enough to fetch whole: what a client searches first."""
+    cards = catalogue.sorted_cards()
+    newest = catalogue.newest
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "modified": timestamp(newest.date) if newest else None,
+        "count": len(cards),
+        "snapshots": [snapshot_record(s) for s in catalogue.snapshots],
+        "errors": [
+            {
+                "id": c.id, "summary": c.title, "class": c.exc_class, "module": c.module,
+                "path": c.location.path, "line": c.location.lineno, "status": c.status,
+                "curated": c.knowledge is not None, "modified": timestamp(c.modified),
+                "html": card_path(c.id), "json": card_json_path(c.id),
+            }
+            for c in cards
+        ],
+    }
+
+
+# Writing -------------------------------------------------------------------------------------
+
+def write_json(path: Path, data: Any) -> str:
+    text = dumps(data)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def zip_bytes(entries: Mapping[str, str] | Iterable[tuple[str, str]]) -> bytes:
+    """A zip of text files with fixed dates and modes, entries sorted by name: same input, same bytes."""
+    items = sorted(entries.items() if isinstance(entries, Mapping) else entries)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in items:
+            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3
+            archive.writestr(info, text.encode("utf-8"))
+    return buffer.getvalue()

@@ -1,0 +1,66 @@
+"""Related errors: same message elsewhere, same function, or a similar message in the same file.
+
+Similarity is the Jaccard index of the word sets of two message skeletons: cheap, deterministic,
+and computed only within a file (plus exact skeleton matches across the catalogue).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+from jax_errors.site_gen.catalogue import MARKERS, Card, Related
+
+MAX_RELATED = 6
+MIN_SIMILARITY = 0.2
+_WORD = re.compile(r"[a-z0-9_]{2,}")
+# Best first; the order a card lists its related errors in.
+REASONS = ("same message", "same function", "similar message")
+
+
+def words(skeleton: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(skeleton.lower()))
+
+
+def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def related_errors(cards: Iterable[Card], *, limit: int = MAX_RELATED) -> dict[str, tuple[Related, ...]]:
+    """Up to `limit` related errors for every card, best first, ties broken by id."""
+    cards = sorted(cards, key=lambda c: c.id)
+    skeletons = {c.id: _skeleton(c) for c in cards}
+    bags = {c.id: words(skeletons[c.id]) for c in cards}
+    by_file: dict[str, list[Card]] = defaultdict(list)
+    by_skeleton: dict[str, list[Card]] = defaultdict(list)
+    for card in cards:
+        by_file[card.location.path].append(card)
+        if bags[card.id]:
+            by_skeleton[skeletons[card.id]].append(card)
+    related = {}
+    for card in cards:
+        found: dict[str, tuple[int, float, Card]] = {}
+        for other in by_skeleton.get(skeletons[card.id], ()):
+            if other.id != card.id and other.location.path != card.location.path:
+                found[other.id] = (0, 1.0, other)
+        for other in by_file[card.location.path]:
+            if other.id == card.id:
+                continue
+            score = jaccard(bags[card.id], bags[other.id])
+            if other.site.qualname == card.site.qualname:
+                found.setdefault(other.id, (1, score, other))
+            elif score >= MIN_SIMILARITY:
+                found.setdefault(other.id, (2, score, other))
+        best = sorted(found.values(), key=lambda f: (f[0], -f[1], f[2].id))[:limit]
+        related[card.id] = tuple(
+            Related(other.id, other.title, REASONS[rank], round(score, 3)) for rank, score, other in best
+        )
+    return related
+
+
+def _skeleton(card: Card) -> str:
+    raw = "".join(text if kind == "lit" else "" if kind in MARKERS else "{}" for kind, text in card.site.template_parts)
+    return " ".join(raw.split())

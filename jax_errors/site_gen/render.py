@@ -1,0 +1,93 @@
+"""The site's one Jinja Environment, its named filters, and page rendering."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from typing import Any
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markdown_it import MarkdownIt
+from markupsafe import Markup, escape
+
+from jax_errors.site_gen.catalogue import Card
+from jax_errors.site_gen.highlight import code_block
+from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, is_commit, relative_root
+
+SITE_NAME = "jax-errors"
+# Raw HTML in curated Markdown is shown as text: knowledge files are data, not markup.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False})
+
+
+def markdown(text: str | None) -> Markup:
+    return Markup(_MARKDOWN.render(text or ""))
+
+
+def markdown_inline(text: str | None) -> Markup:
+    return Markup(_MARKDOWN.renderInline(text or ""))
+
+
+def message(parts: list[list[str]]) -> Markup:
+    """A message template: literal text as is, placeholders as `{expression}` in their own spans,
+    and the parts only some runs add (between `opt_begin` and `opt_end`) in an `opt` span."""
+    out, depth = [], 0
+    for kind, text in parts:
+        if kind == "lit":
+            out.append(str(escape(text)))
+        elif kind == "opt_begin":
+            depth += 1
+            out.append('<span class="opt" title="added only on some paths">')
+        elif kind == "opt_end":
+            if depth:
+                depth -= 1
+                out.append("</span>")
+        else:
+            css = "ph" if kind == "expr" else "ph opaque"
+            hint = "an interpolated value" if kind == "expr" else "text the crawler could not rebuild"
+            out.append(f'<span class="{css}" title="{hint}">{{{escape(text)}}}</span>')
+    out.extend("</span>" * depth)
+    return Markup("".join(out))
+
+
+def excerpt(card: Card) -> Markup:
+    site = card.site
+    return code_block(site.excerpt, start=site.excerpt_start, marked=(site.lineno, site.end_lineno))
+
+
+def python(source: str | None) -> Markup:
+    return code_block(source or "")
+
+
+def day(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d") if value else ""
+
+
+def short(commit: str) -> str:
+    return commit[:10] if is_commit(commit) else commit
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count:,} {word if count == 1 else (many or word + 's')}"
+
+
+@cache
+def environment() -> Environment:
+    """The Environment every page is rendered with: autoescaped, strict about undefined names."""
+    env = Environment(
+        loader=PackageLoader("jax_errors.site_gen", "templates"),
+        autoescape=True, undefined=StrictUndefined,
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+    )
+    env.filters.update(
+        markdown=markdown, markdown_inline=markdown_inline, message=message, excerpt=excerpt,
+        python=python, day=day, short=short, plural=plural,
+    )
+    env.globals.update(
+        site_name=SITE_NAME, repo_url=GITHUB_REPO, card_path=card_path, card_json_path=card_json_path,
+    )
+    return env
+
+
+def render_page(template: str, page: str, **context: Any) -> str:
+    """Render `template` as the site-relative file `page`: links inside are relative to it."""
+    return environment().get_template(template).render(page=page, root=relative_root(page), **context)

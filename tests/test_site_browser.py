@@ -1,0 +1,100 @@
+"""The built site in real headless Chromium: a card renders, and Pagefind's search finds it.
+
+Playwright drives Debian's /usr/bin/chromium (scripts/setup-browser.sh installs it); its own
+browser download is never used. A missing Chromium fails this test: CI must prove the site works.
+"""
+
+import os
+from pathlib import Path
+from threading import Thread
+
+import pytest
+
+from jax_errors.site_gen.serve import make_server
+
+CHROMIUM = Path(os.environ.get("JAX_ERRORS_CHROMIUM", "/usr/bin/chromium"))
+# The machine's network is closed: nothing may phone home.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = Path(__file__).parent.parent / "test-artifacts"
+SEED_ID = "252d5ba9437acc7a"
+SEED_QUERY = "all_gather_reduced only accepts inputs that are varying"
+TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site):
+    server = make_server(built_site.out, 0)
+    thread = Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"no Chromium at {CHROMIUM}: run scripts/setup-browser.sh (or set JAX_ERRORS_CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    yield page
+    context.close()
+
+
+def test_seed_card_renders(page, base_url):
+    page.goto(base_url + f"errors/{SEED_ID}.html")
+    assert page.locator("h1").inner_text() == "all_gather_reduced only accepts inputs that are varying. Got …"
+    marked = page.locator("#source-section .line.hl")
+    assert marked.count() == 2
+    assert "raise ValueError('all_gather_reduced only accepts inputs that are'" in marked.first.inner_text()
+    assert page.locator("#message-section pre.message").inner_text().endswith("Got {x_aval.str_short(True)}")
+    # The stylesheet applied: the raise line is highlighted, the card has its side column.
+    background = marked.first.evaluate("e => getComputedStyle(e).backgroundColor")
+    assert background not in ("rgba(0, 0, 0, 0)", "transparent")
+    assert page.locator("aside.card-side").is_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "seed-card.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_search_finds_the_seed_card(page, base_url):
+    page.goto(base_url + "search.html")
+    search = page.locator(".pagefind-ui__search-input")
+    search.wait_for(timeout=TIMEOUT_MS)
+    search.fill(SEED_QUERY)
+    first = page.locator(".pagefind-ui__result-link").first
+    first.wait_for(timeout=TIMEOUT_MS)
+    href = first.get_attribute("href")
+    assert href == f"/errors/{SEED_ID}.html"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "search.png"), full_page=True)
+    first.click()
+    page.wait_for_url(base_url + f"errors/{SEED_ID}.html", timeout=TIMEOUT_MS)
+    assert page.locator("h1").inner_text().startswith("all_gather_reduced only accepts inputs")
+    assert page.errors == []
+
+
+def test_header_search_box_carries_the_query(page, base_url):
+    page.goto(base_url + "index.html")
+    page.locator(".hero-search input[name=q]").fill(SEED_QUERY)
+    page.locator(".hero-search button").click()
+    first = page.locator(".pagefind-ui__result-link").first
+    first.wait_for(timeout=TIMEOUT_MS)
+    assert first.get_attribute("href") == f"/errors/{SEED_ID}.html"
+    assert page.errors == []
