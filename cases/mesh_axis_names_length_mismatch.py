@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "e4b8282610085830"
 TAGS = ["sharding", "mesh"]
 MESSAGE_CONTAINS = "Mesh requires the ndim of its first argument (`devices`) to equal the length of its second argument (`axis_names`)"
 

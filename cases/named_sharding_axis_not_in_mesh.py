@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "7d763de8859f406e"
 TAGS = ["sharding", "mesh", "partitionspec"]
 MESSAGE_CONTAINS = "is not found in mesh: ('data',)"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "2adc9ba724374b81"
 TAGS = ["sharding", "partitionspec", "jit"]
 MESSAGE_CONTAINS = "is only valid for values of rank at least 2, but was applied to a value of rank 1"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "6edbdba82b83db07"
 TAGS = ["shard_map", "vma", "pcast"]
 MESSAGE_CONTAINS = "Unsupported pcast from=varying, to='varying'"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "6c56b6dd74150b4a"
 TAGS = ["pmap", "static_args", "tracing"]
 MESSAGE_CONTAINS = "Non-hashable static arguments are not supported"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "911a043962a811bd"
 TAGS = ["shard_map", "collectives", "ppermute"]
 MESSAGE_CONTAINS = "ppermute sources and destinations must be unique"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "NameError"
+ERROR_ID = "75870dca1b82308a"
 TAGS = ["shard_map", "collectives", "axis_name"]
 MESSAGE_CONTAINS = "unbound axis name: x"
 

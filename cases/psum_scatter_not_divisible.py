@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "70d2f68c4427d41d"
 TAGS = ["shard_map", "collectives", "psum_scatter"]
 MESSAGE_CONTAINS = "tiled reduce_scatter operand scatter dimension size 3 must be divisible by shard_count 8"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "759d462cd4a42882"
 TAGS = ["random", "prng_key", "shapes"]
 MESSAGE_CONTAINS = "normal accepts a single key, but was given a key array of shape (2,) != ()"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "d6e35d2653ce07e8"
 TAGS = ["random", "shapes"]
 MESSAGE_CONTAINS = "Cannot take a larger sample (size 5) than population (size 3) when 'replace=False'"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "b37c014de9ddb313"
 TAGS = ["random", "prng_key"]
 MESSAGE_CONTAINS = "JAX encountered invalid PRNG key data: expected key_data to have ndim, shape, and dtype attributes"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "eb97e27eede626ac"
 TAGS = ["random", "dtypes"]
 MESSAGE_CONTAINS = "dtype argument to `normal` must be a float or complex dtype, got int32"
 

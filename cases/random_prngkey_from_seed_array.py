@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "26e37073a7407d07"
 TAGS = ["random", "prng_key", "legacy"]
 MESSAGE_CONTAINS = "PRNGKey accepts a scalar seed, but was given an array of shape (3,) != ()"
 

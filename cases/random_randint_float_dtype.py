@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "c58f73f7587597a2"
 TAGS = ["random", "dtypes"]
 MESSAGE_CONTAINS = "randint only accepts integer dtypes, got float32"
 

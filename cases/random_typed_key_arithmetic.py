@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "b15d19bdaa03dafb"
 TAGS = ["random", "prng_key", "dtypes"]
 MESSAGE_CONTAINS = "add does not accept dtypes key<fry>, int32"
 

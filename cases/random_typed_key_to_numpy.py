@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "e1a805c74a744c95"
 TAGS = ["random", "prng_key", "numpy"]
 MESSAGE_CONTAINS = "JAX array with PRNGKey dtype cannot be converted to a NumPy array"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "9605d3f5682e2a66"
 TAGS = ["shapes", "numpy"]
 MESSAGE_CONTAINS = "axis 2 is out of bounds for array of dimension 2"
 

@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "472175e4e90fa503"
 TAGS = ["pytrees", "custom_pytree", "tree_util"]
 MESSAGE_CONTAINS = "data_fields and meta_fields must include all dataclass fields"
 

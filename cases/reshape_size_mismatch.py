@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "dbed98d87cec2ae1"
 TAGS = ["shapes", "reshape", "numpy"]
 MESSAGE_CONTAINS = "cannot reshape array of shape (6,) (size 6) into shape"
 

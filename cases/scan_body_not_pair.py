@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "5be5fc1edb7505d9"
 TAGS = ["control_flow", "scan"]
 MESSAGE_CONTAINS = "scan body output must be a pair"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "3e5551fa3e1432cc"
 TAGS = ["control_flow", "scan", "shapes"]
 MESSAGE_CONTAINS = "scan body function carry input and carry output must have equal types"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "ValueError"
+ERROR_ID = "7838748457e415fe"
 TAGS = ["control_flow", "scan", "shapes"]
 MESSAGE_CONTAINS = "scan got values with different leading axis sizes: 3, 4"
 

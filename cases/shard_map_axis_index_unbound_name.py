@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "NameError"
+ERROR_ID = "634d0fc28b1207c6"
 TAGS = ["shard_map", "collectives", "axis_name"]
 MESSAGE_CONTAINS = "Found an unbound axis name: devices"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "TypeError"
+ERROR_ID = "bfa76897cbe40c8a"
 TAGS = ["shard_map", "vma", "control_flow", "cond"]
 MESSAGE_CONTAINS = "so the manual axis types do not match"
 

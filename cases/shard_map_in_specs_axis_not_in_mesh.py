@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "bad43a5744f7c2e5"
 TAGS = ["shard_map", "partitionspec", "mesh"]
 MESSAGE_CONTAINS = "shard_map in_specs argument must refer to an axis marked as manual"
 

@@ -9,6 +9,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "fb3d85d789763268"
 TAGS = ["shard_map", "sharding", "explicit_sharding"]
 MESSAGE_CONTAINS = "does not match the specs of the input"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "4aece81b3395d6b2"
 TAGS = ["shard_map", "mesh"]
 MESSAGE_CONTAINS = "The context mesh cannot be empty"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "0151546e14fbd29d"
 TAGS = ["shapes", "numpy"]
 MESSAGE_CONTAINS = "array split does not result in an equal division"
 

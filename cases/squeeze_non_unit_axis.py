@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "6067c1eac07f8764"
 TAGS = ["shapes", "numpy"]
 MESSAGE_CONTAINS = "cannot select an axis to squeeze out which has size not equal to one"
 

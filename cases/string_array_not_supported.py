@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "f036f83ff02d9c92"
 TAGS = ["dtypes", "numpy"]
 MESSAGE_CONTAINS = "is not a valid JAX array type. Only arrays of numeric types are supported by JAX"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "IndexError"
+ERROR_ID = "d987a058d224a28c"
 TAGS = ["indexing", "shapes"]
 MESSAGE_CONTAINS = "Too many indices: array is 1-dimensional, but 2 were indexed"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "IndexError"
+ERROR_ID = "a956ff1b6b2f0d43"
 TAGS = ["indexing", "jit", "slicing"]
 MESSAGE_CONTAINS = "Slice entries must be static integers"
 

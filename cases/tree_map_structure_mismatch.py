@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "235563d79ef62788"
 TAGS = ["pytrees", "tree_util"]
 MESSAGE_CONTAINS = "pytree structure error: different pytree metadata at key path"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
+ERROR_ID = "ddfcee0f70b9032e"
 TAGS = ["pytrees", "tree_util"]
 MESSAGE_CONTAINS = "PyTreeDef([(*, *), (*,)])"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "2c033d0f757ba45a"
 TAGS = ["grad", "autodiff", "vjp"]
 MESSAGE_CONTAINS = "unexpected JAX type (e.g. shape/dtype) for argument to VJP function"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "f81aef38d920d4ea"
 TAGS = ["vmap", "in_axes"]
 MESSAGE_CONTAINS = "vmap must have at least one non-None value in in_axes or axis_size must be specified"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "60992bc2ac488e28"
 TAGS = ["vmap", "in_axes"]
 MESSAGE_CONTAINS = "vmap was requested to map its argument along axis 1, which implies that its rank should be at least 2"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "e77033b22fd7bfce"
 TAGS = ["vmap", "in_axes", "pytrees"]
 MESSAGE_CONTAINS = "but got len(in_axes)=3, len(args)=2"
 

@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "a7dc1bcd88d78fbf"
 TAGS = ["vmap", "out_axes"]
 MESSAGE_CONTAINS = "got axis spec None but output was batched on axis 0"
 

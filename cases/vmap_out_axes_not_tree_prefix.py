@@ -7,6 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
+ERROR_ID = "90b476e88fe9608f"
 TAGS = ["vmap", "out_axes", "pytrees"]
 MESSAGE_CONTAINS = "vmap out_axes specification must be a tree prefix of the corresponding value"
 

@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "22c407c4bd89c96c"
 TAGS = ["control_flow", "while_loop", "pytrees"]
 MESSAGE_CONTAINS = "while_loop body function carry input and carry output must have the same pytree structure"
 

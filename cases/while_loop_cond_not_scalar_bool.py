@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
+ERROR_ID = "4aa72f2bb09eca49"
 TAGS = ["control_flow", "while_loop"]
 MESSAGE_CONTAINS = "cond_fun must return a boolean scalar"
 

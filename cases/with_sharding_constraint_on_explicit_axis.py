@@ -8,6 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
+ERROR_ID = "31eb2c640bbd2566"
 TAGS = ["sharding", "explicit_sharding", "jit"]
 MESSAGE_CONTAINS = "The spec of NamedSharding passed to with_sharding_constraint can only refer to Auto axes of the mesh"
 
