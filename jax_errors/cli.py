@@ -303,5 +303,90 @@ def serve(out, port) -> None:
         server.server_close()
 
 
+@cli.group()
+def triggers() -> None:
+    """Triggers mined from JAX's tests: which test makes which raise site raise."""
+
+
+def repo_rev_options(fn):
+    fn = click.option("--rev", default="HEAD", show_default=True,
+                      help="Commit or tag of the tests (the installed jax's tag to confirm).")(fn)
+    return click.option("--repo", type=click.Path(file_okay=False), envvar="JAX_ERRORS_JAX_REPO", required=True,
+                        help="A JAX git repository (bare or not); read without a checkout.")(fn)
+
+
+@triggers.command("mine")
+@repo_rev_options
+@jobs_option
+@db_option
+def triggers_mine(repo, rev, jobs, db) -> None:
+    """Mine every assertRaises* and pytest.raises of tests/ at --rev, and link their patterns to raise sites.
+
+    The commit's raise sites are crawled first when the database lacks them. Mining a commit again
+    replaces its asserts (and the triggers confirmed for them).
+    """
+    from jax_errors.crawler.checkout import JaxCheckout
+    from jax_errors.triggers.mine import git_tests, mine_tests
+
+    engine = open_database(db)
+    with JaxCheckout(repo) as checkout, progress_bar(f"mine {rev}") as progress:
+        report = mine_tests(engine, git_tests(checkout, rev), package=lambda: checkout.snapshot(rev),
+                            jobs=jobs, progress=progress)
+    click.echo(report.summary())
+    for failure in report.parse_failures:
+        click.echo(f"  does not parse: {failure}", err=True)
+
+
+@triggers.command("confirm")
+@repo_rev_options
+@jobs_option
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), envvar="JAX_ERRORS_TRIGGERS_FILE_TIMEOUT",
+              help="Seconds one test file may run before it is killed [default: 900].")
+@click.option("--files", "files_glob", metavar="GLOB", help="Only test files whose path matches (tests/lax*_test.py).")
+@db_option
+def triggers_confirm(repo, rev, jobs, timeout, files_glob, db) -> None:
+    """Run the mined asserting tests of --rev on the installed jax and record the raise sites they catch.
+
+    --rev must be the installed jax's commit (its tag, jax-vX.Y.Z). Each test file runs in its own
+    pytest process (8 CPU devices, traceback filtering off), only its asserting tests selected.
+    """
+    from jax_errors.crawler.checkout import JaxCheckout
+    from jax_errors.triggers.confirm import confirm_git, require_installed_commit
+
+    kwargs = dict(jobs=jobs, files=files_glob)
+    if timeout:
+        kwargs["timeout"] = timeout
+    engine = open_database(db)
+    with JaxCheckout(repo) as checkout:
+        require_installed_commit(checkout.commit(rev).hexsha)  # before the progress bar shows
+    with JaxCheckout(repo) as checkout, progress_bar(f"confirm {rev}") as progress:
+        report = confirm_git(engine, checkout, rev, progress=progress, **kwargs)
+    click.echo(report.summary())
+
+
+@triggers.command("stats")
+@click.option("--commit", help="Only the tests of this commit (default: every commit mined).")
+@db_option
+def triggers_stats(commit, db) -> None:
+    """Counts: asserts mined (by kind), linked statically, tests run, raise sites with a confirmed trigger."""
+    from sqlalchemy.orm import Session
+
+    from jax_errors.db.queries import trigger_stats
+
+    with Session(open_database(db)) as session:
+        row = trigger_stats(session, commit)
+    kinds = ", ".join(f"{n} {kind}" for kind, n in row.by_kind.items()) or "none"
+    runs = ", ".join(f"{n} {status}" for status, n in sorted(row.runs_by_status.items())) or "none"
+    caught = ", ".join(f"{n} {status}" for status, n in sorted(row.by_status.items())) or "nothing"
+    click.echo(f"asserts mined        {row.asserts} ({kinds})")
+    click.echo(f"linked statically    {row.linked} of {row.with_pattern} with a pattern")
+    click.echo(f"test files run       {row.files_run} ({runs})")
+    click.echo(f"tests run            {row.tests_run}")
+    click.echo(f"exceptions caught    {row.caught} ({caught})")
+    click.echo(f"asserts confirmed    {row.asserts_confirmed} ({row.confirmed_with_link} among their static "
+               f"links, {row.confirmed_top_link} as the best one)")
+    click.echo(f"sites confirmed      {row.sites_confirmed}")
+
+
 def main() -> None:
     cli()

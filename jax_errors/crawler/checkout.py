@@ -79,13 +79,20 @@ class JaxCheckout:
             committed_at=commit.committed_datetime,
         )
 
-    def files(self, commit: str) -> list[SourceFile]:
-        listing = self.repo.git.ls_tree("-r", "-z", "--full-tree", commit, "--", PACKAGE_DIR)
+    def files(self, commit: str, *, folder: str = PACKAGE_DIR, python_only: bool = True) -> list[SourceFile]:
+        """The files under `folder` at `commit`: the package's `.py` files unless told otherwise.
+
+        Parameters:
+            folder: a top-level folder of the repository (`tests` for JAX's test suite).
+            python_only: only `.py` files; False lists data files too (their bytes may be absent).
+        """
+        listing = self.repo.git.ls_tree("-r", "-z", "--full-tree", commit, "--", folder)
         files = []
         for entry in filter(None, listing.split("\0")):
             meta, path = entry.split("\t", 1)
             _mode, kind, sha = meta.split()
-            if kind == "blob" and is_package_source(path):
+            wanted = is_package_source(path) if folder == PACKAGE_DIR else not python_only or path.endswith(".py")
+            if kind == "blob" and wanted:
                 files.append(SourceFile(path, sha, self._reader(sha)))
         return sorted(files, key=lambda f: f.path)
 

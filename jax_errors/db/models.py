@@ -169,3 +169,117 @@ class Reproduction(Base):
     def __repr__(self) -> str:
         where = f" {self.path}:{self.lineno}" if self.path else ""
         return f"<Reproduction {self.case_name} jax {self.jax_version} {self.status}{where}>"
+
+
+class RaisesAssert(Base):
+    """One assert-that-raises of JAX's test suite at one commit (`assertRaisesRegex`, `pytest.raises`, ...)."""
+
+    __tablename__ = "raises_asserts"
+    __table_args__ = (
+        UniqueConstraint("commit", "path", "lineno", "col"),
+        Index("ix_raises_asserts_commit_path", "commit", "path"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    commit: Mapped[str] = mapped_column(String(40))
+    path: Mapped[str] = mapped_column(Text)
+    lineno: Mapped[int]
+    end_lineno: Mapped[int]
+    col: Mapped[int]
+    class_name: Mapped[str | None] = mapped_column(Text)
+    method: Mapped[str] = mapped_column(Text)
+    assert_kind: Mapped[str] = mapped_column(String(40))
+    form: Mapped[str] = mapped_column(String(8))  # "with" or "call"
+    exc_expr: Mapped[str] = mapped_column(Text)
+    exc_classes: Mapped[list[str]] = mapped_column(JSON)
+    pattern_kind: Mapped[str | None] = mapped_column(String(16))  # "regex", "literal" or None
+    pattern: Mapped[str | None] = mapped_column(Text)
+    pattern_parts: Mapped[list[Any] | None] = mapped_column(JSON)
+    pattern_complete: Mapped[bool]
+    statements: Mapped[str] = mapped_column(Text)
+    tests: Mapped[list[Any]] = mapped_column(JSON)  # [class or None, method] of the tests that run it
+    miner_version: Mapped[str] = mapped_column(String(16))
+
+    links: Mapped[list[StaticLink]] = relationship(
+        back_populates="assert_", cascade="all, delete-orphan", order_by="StaticLink.rank"
+    )
+
+    def __repr__(self) -> str:
+        return f"<RaisesAssert {self.path}:{self.lineno} {self.assert_kind} {self.pattern!r}>"
+
+
+class StaticLink(Base):
+    """A raise site whose template can produce a message an assert's pattern matches, with a score."""
+
+    __tablename__ = "static_links"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    assert_id: Mapped[int] = mapped_column(ForeignKey("raises_asserts.id", ondelete="CASCADE"), index=True)
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"))
+    site_id: Mapped[int] = mapped_column(ForeignKey("raise_sites.id", ondelete="CASCADE"))
+    error_id: Mapped[str | None] = mapped_column(String(16), index=True)
+    score: Mapped[float]
+    rank: Mapped[int]
+
+    assert_: Mapped[RaisesAssert] = relationship(back_populates="links")
+    site: Mapped[RaiseSite] = relationship()
+
+    def __repr__(self) -> str:
+        return f"<StaticLink assert {self.assert_id} -> {self.error_id} score={self.score:.2f}>"
+
+
+class TriggerRun(Base):
+    """One run of one JAX test file (its asserting tests only) under the trigger plugin."""
+
+    __tablename__ = "trigger_runs"
+    __table_args__ = (UniqueConstraint("commit", "path"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    commit: Mapped[str] = mapped_column(String(40))
+    path: Mapped[str] = mapped_column(Text)
+    jax_version: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16), index=True)  # "ran", "no-tests", "error", "crashed", "timeout"
+    exit_code: Mapped[int | None]
+    selected: Mapped[int]
+    passed: Mapped[int]
+    failed: Mapped[int]
+    skipped: Mapped[int]
+    seconds: Mapped[float]
+    detail: Mapped[str | None] = mapped_column(Text)
+    ran_at: Mapped[datetime]
+
+    triggers: Mapped[list[ConfirmedTrigger]] = relationship(
+        back_populates="run", cascade="all, delete-orphan", order_by="ConfirmedTrigger.id"
+    )
+
+    def __repr__(self) -> str:
+        return f"<TriggerRun {self.path} {self.status} passed={self.passed} failed={self.failed}>"
+
+
+class ConfirmedTrigger(Base):
+    """An exception a test's assert caught at run time, and the raise site it came from."""
+
+    __tablename__ = "confirmed_triggers"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("trigger_runs.id", ondelete="CASCADE"), index=True)
+    assert_id: Mapped[int | None] = mapped_column(ForeignKey("raises_asserts.id", ondelete="SET NULL"), index=True)
+    node_id: Mapped[str] = mapped_column(Text)
+    test_line: Mapped[int | None]
+    # "confirmed" (a raise site, the assert passed), "mismatch" (the assert failed), "no-site", "outside-jax"
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    matched: Mapped[bool]
+    exc_class: Mapped[str] = mapped_column(Text)
+    message: Mapped[str] = mapped_column(Text)
+    jax_path: Mapped[str | None] = mapped_column(Text)
+    jax_line: Mapped[int | None]
+    snapshot_id: Mapped[int | None] = mapped_column(ForeignKey("snapshots.id", ondelete="SET NULL"))
+    site_id: Mapped[int | None] = mapped_column(ForeignKey("raise_sites.id", ondelete="SET NULL"))
+    error_id: Mapped[str | None] = mapped_column(String(16), index=True)
+    count: Mapped[int] = mapped_column(default=1)  # times caught (parameterized cases of one test)
+
+    run: Mapped[TriggerRun] = relationship(back_populates="triggers")
+    assert_: Mapped[RaisesAssert | None] = relationship()
+
+    def __repr__(self) -> str:
+        return f"<ConfirmedTrigger {self.node_id} {self.status} {self.error_id} at {self.jax_path}:{self.jax_line}>"

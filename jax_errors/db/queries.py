@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from jax_errors.exceptions import SnapshotNotFoundError
 from jax_errors.db.models import Occurrence, RaiseSite, Reproduction, Snapshot
+from jax_errors.db.models import ConfirmedTrigger, RaisesAssert, StaticLink, TriggerRun
 
 
 @dataclass(frozen=True)
@@ -199,3 +200,110 @@ def reproduced_error_ids(session: Session) -> set[str]:
     return set(session.scalars(
         select(Reproduction.error_id).where(Reproduction.status == "reproduced", Reproduction.error_id.is_not(None))
     ))
+
+
+# Triggers mined from JAX's tests ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TriggeringTest:
+    """A JAX test that makes an error raise, with the pattern its assert checks the message with."""
+
+    node_id: str
+    path: str
+    line: int | None
+    assert_kind: str | None
+    pattern_kind: str | None
+    pattern: str | None
+    exc_class: str
+    count: int
+    commit: str
+
+
+@dataclass(frozen=True)
+class TriggerStats:
+    """Counts of `jax-errors triggers stats`, for one commit of the tests (or all of them)."""
+
+    asserts: int
+    by_kind: dict[str, int]
+    with_pattern: int
+    linked: int
+    files_run: int
+    runs_by_status: dict[str, int]
+    tests_run: int
+    caught: int
+    by_status: dict[str, int]
+    asserts_confirmed: int
+    sites_confirmed: int
+    confirmed_with_link: int
+    confirmed_top_link: int
+
+
+def asserts_of_commit(session: Session, commit: str) -> list[RaisesAssert]:
+    """Every mined assert of the tests at `commit`, by path and line."""
+    return list(session.scalars(
+        select(RaisesAssert).where(RaisesAssert.commit == commit)
+        .order_by(RaisesAssert.path, RaisesAssert.lineno, RaisesAssert.col)
+    ))
+
+
+def triggers_for_error(session: Session, error_id: str) -> list[TriggeringTest]:
+    """The JAX tests whose assert caught this error, raised at its site, by test node id."""
+    rows = session.execute(
+        select(ConfirmedTrigger, RaisesAssert, TriggerRun.commit)
+        .join(TriggerRun, TriggerRun.id == ConfirmedTrigger.run_id)
+        .join(RaisesAssert, RaisesAssert.id == ConfirmedTrigger.assert_id, isouter=True)
+        .where(ConfirmedTrigger.error_id == error_id, ConfirmedTrigger.status == "confirmed")
+        .order_by(ConfirmedTrigger.node_id, ConfirmedTrigger.id)
+    ).all()
+    return [
+        TriggeringTest(
+            trigger.node_id, mined.path if mined else trigger.node_id.partition("::")[0],
+            mined.lineno if mined else trigger.test_line, mined.assert_kind if mined else None,
+            mined.pattern_kind if mined else None, mined.pattern if mined else None,
+            trigger.exc_class, trigger.count, commit,
+        )
+        for trigger, mined, commit in rows
+    ]
+
+
+def static_links_for_error(session: Session, error_id: str) -> list[tuple[RaisesAssert, float]]:
+    """Mined asserts whose pattern was linked statically to this error, best score first."""
+    return [(mined, score) for mined, score in session.execute(
+        select(RaisesAssert, StaticLink.score).join(StaticLink, StaticLink.assert_id == RaisesAssert.id)
+        .where(StaticLink.error_id == error_id)
+        .order_by(StaticLink.score.desc(), RaisesAssert.path, RaisesAssert.lineno)
+    )]
+
+
+def trigger_stats(session: Session, commit: str | None = None) -> TriggerStats:
+    """How many asserts were mined and linked, tests run, and raise sites confirmed by them."""
+    asserts = select(RaisesAssert).where(RaisesAssert.commit == commit) if commit else select(RaisesAssert)
+    mined = asserts.subquery()
+    by_kind = dict(session.execute(
+        select(mined.c.assert_kind, func.count()).group_by(mined.c.assert_kind).order_by(func.count().desc())
+    ).all())
+    with_pattern = session.scalar(select(func.count()).select_from(mined).where(mined.c.pattern.is_not(None)))
+    linked = session.scalar(select(func.count(func.distinct(StaticLink.assert_id)))
+                            .where(StaticLink.assert_id.in_(select(mined.c.id))))
+    runs = select(TriggerRun).where(TriggerRun.commit == commit) if commit else select(TriggerRun)
+    run = runs.subquery()
+    runs_by_status = dict(session.execute(select(run.c.status, func.count()).group_by(run.c.status)).all())
+    tests_run = session.scalar(select(func.coalesce(func.sum(run.c.passed + run.c.failed), 0)))
+    caught = select(ConfirmedTrigger).where(ConfirmedTrigger.run_id.in_(select(run.c.id))).subquery()
+    by_status = dict(session.execute(
+        select(caught.c.status, func.sum(caught.c.count)).group_by(caught.c.status)).all())
+    confirmed = select(caught).where(caught.c.status == "confirmed").subquery()
+    linked_pairs = select(StaticLink.assert_id, StaticLink.error_id, StaticLink.rank).subquery()
+    agreeing = select(confirmed.c.assert_id, linked_pairs.c.rank).join(
+        linked_pairs, (linked_pairs.c.assert_id == confirmed.c.assert_id)
+        & (linked_pairs.c.error_id == confirmed.c.error_id)).subquery()
+    return TriggerStats(
+        asserts=sum(by_kind.values()), by_kind=by_kind, with_pattern=with_pattern or 0, linked=linked or 0,
+        files_run=sum(runs_by_status.values()), runs_by_status=runs_by_status, tests_run=tests_run or 0,
+        caught=sum(by_status.values()), by_status=by_status,
+        asserts_confirmed=session.scalar(select(func.count(func.distinct(confirmed.c.assert_id)))) or 0,
+        sites_confirmed=session.scalar(select(func.count(func.distinct(confirmed.c.error_id)))) or 0,
+        confirmed_with_link=session.scalar(select(func.count(func.distinct(agreeing.c.assert_id)))) or 0,
+        confirmed_top_link=session.scalar(select(func.count(func.distinct(agreeing.c.assert_id)))
+                                          .where(agreeing.c.rank == 0)) or 0,
+    )

@@ -1,0 +1,1 @@
+"""Triggers mined from JAX's own tests: which test makes which raise site raise."""
