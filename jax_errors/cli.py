@@ -11,7 +11,7 @@ import sqlalchemy.exc
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from jax_errors.db.engine import DEFAULT_DB, database_revisions, open_database, upgrade_database
+from jax_errors.db.engine import DEFAULT_DB, database_revisions, error_line, open_database, upgrade_database
 from jax_errors.exceptions import JaxErrorsError
 
 console = Console(stderr=True)
@@ -26,8 +26,7 @@ class JaxErrorsGroup(click.Group):
         except JaxErrorsError as error:
             raise click.ClickException(str(error)) from error
         except sqlalchemy.exc.SQLAlchemyError as error:  # a bug or a broken database: still one line
-            orig = getattr(error, "orig", None) or error
-            raise click.ClickException(f"database error: {str(orig).strip().splitlines()[0]}") from error
+            raise click.ClickException(f"database error: {error_line(error)}") from error
 
 
 def db_option(fn):

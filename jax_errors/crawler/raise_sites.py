@@ -6,9 +6,8 @@ import ast
 from dataclasses import dataclass, field
 
 from jax_errors.crawler.imports import ImportTable, module_name
-from jax_errors.crawler.statements import block_paths, child_statements, iter_statements
+from jax_errors.crawler.statements import block_paths, child_statements, iter_statements, parse_source
 from jax_errors.crawler.templates import EMPTY, Template, build_template, optional
-from jax_errors.exceptions import SourceParseError
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
 EXTRACTOR_VERSION = "4"
@@ -56,12 +55,7 @@ def extract_raise_sites(source: bytes | str, path: str) -> list[RaiseSite]:
     Raises:
         SourceParseError: the file is not valid Python for this interpreter.
     """
-    text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
-    try:
-        tree = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError) as error:
-        reason = getattr(error, "msg", None) or str(error)
-        raise SourceParseError(path, getattr(error, "lineno", None), reason) from error
+    text, tree = parse_source(source, path)
     visitor = RaiseSiteVisitor(tree, path=path, lines=text.splitlines())
     visitor.visit(tree)
     return visitor.sites

@@ -5,6 +5,22 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from jax_errors.exceptions import SourceParseError
+
+def parse_source(source: bytes | str, path: str) -> tuple[str, ast.Module]:
+    """Decode and parse one file of JAX's source (or tests): its text and its module.
+
+    Raises:
+        SourceParseError: the file is not valid Python for this interpreter.
+    """
+    text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
+    try:
+        return text, ast.parse(text, filename=path)
+    except (SyntaxError, ValueError) as error:
+        reason = getattr(error, "msg", None) or str(error)
+        raise SourceParseError(path, getattr(error, "lineno", None), reason) from error
+
+
 _STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 

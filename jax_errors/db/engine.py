@@ -78,9 +78,9 @@ def _database_errors(url: str) -> Iterator[None]:
     try:
         yield
     except sqlalchemy.exc.SQLAlchemyError as error:
-        raise DatabaseError(f"cannot use database {_safe(url)}: {_first_line(error)}") from error
+        raise DatabaseError(f"cannot use database {_safe(url)}: {error_line(error)}") from error
     except alembic.util.CommandError as error:
-        raise DatabaseError(f"cannot migrate database {_safe(url)}: {_first_line(error)}") from error
+        raise DatabaseError(f"cannot migrate database {_safe(url)}: {error_line(error)}") from error
 
 
 def open_database(value: str | Path = DEFAULT_DB, *, migrate: bool = True) -> Engine:
@@ -120,7 +120,8 @@ def _safe(url: str) -> str:
     return sqlalchemy.engine.make_url(url).render_as_string(hide_password=True)
 
 
-def _first_line(error: Exception) -> str:
+def error_line(error: Exception) -> str:
+    """The first line of a driver (or any) error's message, for one-line reports."""
     orig = getattr(error, "orig", None) or error
     lines = str(orig).strip().splitlines()
     return lines[0] if lines else type(orig).__name__

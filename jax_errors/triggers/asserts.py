@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from jax_errors.crawler.imports import ImportTable, module_name
-from jax_errors.crawler.statements import child_statements, iter_statements
+from jax_errors.crawler.statements import child_statements, iter_statements, parse_source
 from jax_errors.crawler.templates import Template, build_template
-from jax_errors.exceptions import SourceParseError
 
 # Bump when extraction changes, so stored asserts can tell which miner made them.
 MINER_VERSION = "1"
@@ -65,12 +64,7 @@ def extract_asserts(source: bytes | str, path: str) -> list[MinedAssert]:
     Raises:
         SourceParseError: the file is not valid Python for this interpreter.
     """
-    text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
-    try:
-        tree = ast.parse(text, filename=path)
-    except (SyntaxError, ValueError) as error:
-        raise SourceParseError(path, getattr(error, "lineno", None), getattr(error, "msg", None) or str(error)) \
-            from error
+    text, tree = parse_source(source, path)
     visitor = AssertVisitor(tree, path=path, text=text)
     visitor.visit(tree)
     return sorted(visitor.asserts, key=lambda a: (a.lineno, a.col))
