@@ -74,11 +74,18 @@ def ordered_snapshots(session: Session) -> list[Snapshot]:
     """Every snapshot, oldest first: by commit date, or by version for a package with no date."""
     snapshots = list(session.scalars(select(Snapshot)))
     dated = sorted((s for s in snapshots if s.committed_at), key=lambda s: (s.committed_at, s.commit))
-    for undated in sorted((s for s in snapshots if not s.committed_at), key=lambda s: _version(s.version)):
-        later = next((i for i, s in enumerate(dated) if s.version or s.tag
-                      and _version(s.version or s.tag.removeprefix("jax-v")) > _version(undated.version)), None)
+    for undated in sorted((s for s in snapshots if not s.committed_at), key=lambda s: _version(_release(s))):
+        later = next((i for i, s in enumerate(dated)
+                      if _release(s) and _version(_release(s)) > _version(_release(undated))), None)
         dated.insert(len(dated) if later is None else later, undated)
     return dated
+
+
+def _release(snapshot: Snapshot) -> str | None:
+    """The release a snapshot is, from its version or its `jax-v*` tag."""
+    if snapshot.version:
+        return snapshot.version
+    return snapshot.tag.removeprefix("jax-v") if snapshot.tag and snapshot.tag.startswith("jax-v") else None
 
 
 def _version(text: str | None) -> tuple[int, ...]:

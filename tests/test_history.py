@@ -82,3 +82,24 @@ def test_refresh_crawls_only_new_commits(fresh_db, git_repo):
         assert second.parsed == 2
         assert (len(second.diff.added), len(second.diff.removed), len(second.diff.reworded)) == (2, 1, 1)
         assert refresh(fresh_db, checkout, "main").summary() == "main: up to date"
+
+
+def test_an_undated_installed_snapshot_sorts_among_releases_by_version(fresh_db):
+    from datetime import datetime
+
+    from jax_errors.db.models import Snapshot
+
+    def snapshot(commit, tag, version, day):
+        date = datetime(2026, 1, day) if day else None
+        return Snapshot(commit=commit, tag=tag, version=version, origin="git", source="x",
+                        committed_at=date, crawled_at=datetime(2026, 2, 1))
+
+    with Session(fresh_db) as session:
+        session.add_all([
+            snapshot("a" * 40, "jax-v0.1.0", "0.1.0", 1),  # a wheel whose commit was also crawled from git
+            snapshot("b" * 40, "jax-v0.3.0", None, 3),
+            snapshot("c" * 40, "jax-v0.2.0", "0.2.0", None),  # an installed wheel: no commit date
+            snapshot("d" * 40, None, None, 2),  # an untagged commit between the releases
+        ])
+        session.flush()
+        assert [label(s) for s in ordered_snapshots(session)] == ["jax-v0.1.0", "d" * 10, "jax-v0.2.0", "jax-v0.3.0"]
