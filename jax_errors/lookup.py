@@ -128,25 +128,26 @@ class LookupIndex:
 
     @classmethod
     def from_session(cls, session: Session) -> LookupIndex:
-        rank = {s.id: (i, s) for i, s in enumerate(ordered_snapshots(session))}
+        snapshots = ordered_snapshots(session)
+        position_of = {s.id: i for i, s in enumerate(snapshots)}
         newest: dict[str, tuple[int, int, str]] = {}
         for error_id, site_id, path, snapshot_id in session.execute(
             select(Occurrence.error_id, Occurrence.site_id, Occurrence.path, Occurrence.snapshot_id)
             .where(Occurrence.error_id.is_not(None))
         ):
-            position = rank[snapshot_id][0]
+            position = position_of[snapshot_id]
             if error_id not in newest or position > newest[error_id][0]:
                 newest[error_id] = (position, site_id, path)
         sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
         class_templates = {
-            snapshot_id: {c: Template.from_json(site.template_parts)
+            snapshot.id: {c: Template.from_json(site.template_parts)
                           for c, site in class_messages(session, snapshot).items()}
-            for snapshot_id, (_i, snapshot) in rank.items()
+            for snapshot in snapshots
         }
         entries = []
         for error_id, (position, site_id, path) in sorted(newest.items()):
             site = sites[site_id]
-            snapshot = rank_snapshot(rank, position)
+            snapshot = snapshots[position]
             template = Template.from_json(site.template_parts)
             if not site.template_complete and site.exc_class in class_templates[snapshot.id]:
                 # raise ConcretizationTypeError(tracer): the class's __init__ words the message.
@@ -189,10 +190,6 @@ class LookupIndex:
         if match.entry.error_id in self.reproduced:
             score += REPRODUCED_BONUS
         return Match(match.entry, round(min(score, 1.0), 4), match.how)
-
-
-def rank_snapshot(rank: dict, position: int):
-    return next(s for i, s in rank.values() if i == position)
 
 
 def _sites(session: Session, ids: list[int]) -> list[RaiseSite]:
