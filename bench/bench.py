@@ -124,6 +124,39 @@ def reproduce(args, results) -> None:
 
 
 @benchmark
+def site(args, results) -> None:
+    """Site build time per card: full, again over itself (nothing changed), and after one curated edit.
+
+    Baseline: writing the same files with no rendering (a copy of the built site).
+    """
+    import shutil
+
+    from jax_errors.crawler.installed import installed_snapshot
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        engine = fresh_db(tmp, "site")
+        crawl_snapshot(engine, installed_snapshot(), jobs=2)
+        knowledge = tmp / "knowledge"
+        shutil.copytree(ROOT / "knowledge", knowledge)
+        config = SiteConfig(out=tmp / "site", knowledge_dir=knowledge, cases_dir=ROOT / "cases", search=False)
+        full_s, full = timed(build_site, engine, config)
+        again_s, again = timed(build_site, engine, config)
+        edited = sorted(knowledge.glob("*.md"))[0]
+        edited.write_text(edited.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+        edit_s, edit = timed(build_site, engine, config)
+        copy_s, _ = timed(shutil.copytree, tmp / "site", tmp / "copy")
+        search_s, _ = timed(build_site, engine, SiteConfig(out=tmp / "search", knowledge_dir=knowledge,
+                                                          cases_dir=ROOT / "cases"))
+    report(results, "site_build", cards=full.cards, files=full.rewritten, full_s=full_s,
+           per_card_ms=full_s / full.cards * 1000, unchanged_rebuild_s=again_s, unchanged_rewritten=again.rewritten,
+           one_edit_s=edit_s, one_edit_rendered=edit.rendered, one_edit_rewritten=edit.rewritten,
+           copy_files_s=copy_s, full_vs_copy=full_s / copy_s, unchanged_vs_full=again_s / full_s,
+           with_search_s=search_s)
+
+
+@benchmark
 def lookup(args, results) -> None:
     """Lookup latency over the installed jax's catalogue: index build, then per message."""
     from sqlalchemy.orm import Session

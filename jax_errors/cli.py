@@ -116,20 +116,38 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
 @click.option("--rev", default="main", show_default=True, help="Branch (or commit) to bring up to date.")
 @click.option("--limit", type=click.IntRange(1), default=100, show_default=True,
               help="Crawl at most this many of the newest uncrawled commits.")
+@click.option("--cases-dir", type=click.Path(file_okay=False), default="cases", show_default=True,
+              help="Reproduction cases; those whose raise site changed run again on the new commit.")
+@click.option("--no-reproduce", is_flag=True, help="Do not re-run any case.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), envvar="JAX_ERRORS_CASE_TIMEOUT",
+              help="Seconds one case may run before its worker is killed [default: 120].")
+@click.option("--site", "site_out", type=click.Path(file_okay=False),
+              help="Also rebuild the site in this folder, rewriting only the pages that changed.")
+@click.option("--knowledge", "knowledge_dir", type=click.Path(file_okay=False), default="knowledge",
+              show_default=True, help="Curated knowledge for the site (with --site).")
 @jobs_option
 @db_option
-def refresh(repo, rev, limit, jobs, db) -> None:
-    """Crawl only the commits of --rev not crawled yet, and summarise what changed.
+def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, jobs, db) -> None:
+    """Crawl only the commits of --rev not crawled yet, re-run the cases they touch, and summarise.
 
-    Only changed blobs are parsed; the summary counts errors added, removed and reworded since
-    the snapshot crawled before.
+    Only changed blobs are parsed; the cases whose raise site changed run again on the newest
+    commit's jax source (over the installed jaxlib); with --site only changed pages are rewritten.
+    The summary line counts errors added, removed and reworded since the snapshot crawled before.
     """
-    from jax_errors.crawler.checkout import JaxCheckout
-    from jax_errors.refresh import refresh as refresh_catalogue
+    from pathlib import Path
 
+    from jax_errors.crawler.checkout import JaxCheckout
+    from jax_errors.harness.cases import load_cases
+    from jax_errors.refresh import refresh as refresh_catalogue
+    from jax_errors.site_gen.build import SiteConfig
+
+    cases = load_cases(cases_dir) if not no_reproduce and Path(cases_dir).is_dir() else []
+    site = SiteConfig(out=Path(site_out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir)) \
+        if site_out else None
     engine = open_database(db)
     with JaxCheckout(repo) as checkout, progress_bar(f"refresh {rev}") as progress:
-        report = refresh_catalogue(engine, checkout, rev, limit=limit, jobs=jobs, progress=progress)
+        report = refresh_catalogue(engine, checkout, rev, limit=limit, jobs=jobs, progress=progress,
+                                   cases=cases, timeout=timeout, site=site)
     click.echo(report.summary())
 
 
@@ -260,21 +278,26 @@ def reproduce(names, cases_dir, jobs, timeout, db) -> None:
 
 @cli.command()
 @click.option("--out", type=click.Path(file_okay=False), default="_site", show_default=True,
-              help="Folder to write the site into (emptied first if it holds an earlier build).")
+              help="Folder to write the site into (an earlier build there is updated in place).")
 @click.option("--knowledge", "knowledge_dir", type=click.Path(file_okay=False), default="knowledge",
               show_default=True, help="Folder of curated knowledge files.")
 @click.option("--cases", "cases_dir", type=click.Path(file_okay=False), default="cases", show_default=True,
               help="Folder of reproduction cases (their trigger/fixed bodies are the example fixes).")
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
+@click.option("--full", is_flag=True, help="Render every page, even those an earlier build left unchanged.")
 @db_option
-def build(out, knowledge_dir, cases_dir, no_search, db) -> None:
-    """Render the catalogue into a static site: a card per error, index pages, JSON and search."""
+def build(out, knowledge_dir, cases_dir, no_search, full, db) -> None:
+    """Render the catalogue into a static site: a card per error, index pages, JSON and search.
+
+    Over an earlier build, only cards whose data changed are rendered and only changed files
+    written; the result is the same bytes as a full build.
+    """
     from pathlib import Path
 
     from jax_errors.site_gen.build import SiteConfig, build_site
 
     config = SiteConfig(out=Path(out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir),
-                        search=not no_search)
+                        search=not no_search, incremental=not full)
     engine = open_database(db)
     with progress_bar(f"build {out}") as progress:
         report = build_site(engine, config, progress=progress)

@@ -26,7 +26,8 @@ from jax_errors.exceptions import JaxErrorsError
 from jax_errors.harness.cases import load_cases
 from jax_errors.knowledge import load_knowledge
 from jax_errors.site_gen import records
-from jax_errors.site_gen.build import MARKER, SiteConfig, SiteError, build_site
+from jax_errors.site_gen.build import SiteConfig, build_site
+from jax_errors.site_gen.output import MARKER, SiteError
 from jax_errors.site_gen.catalogue import SnapshotInfo, message_title, order_snapshots
 from jax_errors.site_gen.highlight import code_block
 from jax_errors.site_gen.links import github_url, module_name, slug

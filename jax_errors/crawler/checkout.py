@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
@@ -95,6 +96,12 @@ class JaxCheckout:
             if kind == "blob" and wanted:
                 files.append(SourceFile(path, sha, self._reader(sha)))
         return sorted(files, key=lambda f: f.path)
+
+    def archive(self, commit: str, folder: str) -> bytes:
+        """A tar archive of `folder` at `commit`, as `git archive` writes it."""
+        buffer = io.BytesIO()
+        self.repo.git.archive("--format=tar", commit, "--", folder, output_stream=buffer)
+        return buffer.getvalue()
 
     def _reader(self, sha: str):
         return lambda: self.repo.odb.stream(bytes.fromhex(sha)).read()

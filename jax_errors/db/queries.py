@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sqlalchemy import Engine, func, or_, select
@@ -142,6 +143,17 @@ def reproduction_of(session: Session, case_name: str, jax_version: str) -> Repro
     """The recorded run of one case on one jax version."""
     return session.scalar(select(Reproduction).where(
         Reproduction.case_name == case_name, Reproduction.jax_version == jax_version))
+
+
+def site_signatures(session: Session, snapshot: Snapshot, error_ids: Iterable[str]) -> dict[str, tuple]:
+    """What each of `error_ids` raises in `snapshot` and where: path, lines, function, class, template, guard."""
+    rows = session.execute(
+        select(Occurrence.error_id, Occurrence.path, RaiseSite.lineno, RaiseSite.end_lineno, RaiseSite.qualname,
+               RaiseSite.exc_expr, RaiseSite.template, RaiseSite.guard_kind, RaiseSite.guard)
+        .join(RaiseSite, Occurrence.site_id == RaiseSite.id)
+        .where(Occurrence.snapshot_id == snapshot.id, Occurrence.error_id.in_(list(error_ids)))
+    )
+    return {row[0]: tuple(row[1:]) for row in rows}
 
 
 # The site generator reads the whole catalogue with these few bulk queries, never one per card.

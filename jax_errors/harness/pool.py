@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
 from typing import Any
 
 from jax_errors.exceptions import WorkerError
@@ -41,13 +42,13 @@ class WorkerDied(Exception):
 class Worker:
     """One worker process: send it requests, read its replies with a deadline."""
 
-    def __init__(self, *, startup_timeout: float = STARTUP_TIMEOUT) -> None:
+    def __init__(self, *, startup_timeout: float = STARTUP_TIMEOUT, pythonpath: Path | None = None) -> None:
         self._stderr = tempfile.TemporaryFile()
         self._stderr_mark = 0
         self._buffer = b""
         self.process = subprocess.Popen(
             [sys.executable, "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, env=worker_environment(), start_new_session=True,
+            stderr=self._stderr, env=worker_environment(pythonpath), start_new_session=True,
         )
         try:
             ready = self.receive(time.monotonic() + startup_timeout)
@@ -126,9 +127,16 @@ class Worker:
         self._stderr.close()
 
 
-def worker_environment() -> dict[str, str]:
-    """This process's environment with the harness's jax settings on top."""
-    return {**os.environ, **ENVIRONMENT}
+def worker_environment(pythonpath: Path | None = None) -> dict[str, str]:
+    """This process's environment with the harness's jax settings on top.
+
+    `pythonpath` goes first on PYTHONPATH: a folder holding another `jax/` to import instead of
+    the installed one (see `source_tree`).
+    """
+    env = {**os.environ, **ENVIRONMENT}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(pythonpath), env.get("PYTHONPATH")]))
+    return env
 
 
 def run_on(worker: Worker, case: Case, timeout: float) -> Observation:
@@ -158,8 +166,10 @@ def run_on(worker: Worker, case: Case, timeout: float) -> Observation:
 class WorkerPool:
     """`jobs` worker slots, each running cases one after another on its own worker process."""
 
-    def __init__(self, *, jobs: int = 1, timeout: float, startup_timeout: float = STARTUP_TIMEOUT) -> None:
+    def __init__(self, *, jobs: int = 1, timeout: float, startup_timeout: float = STARTUP_TIMEOUT,
+                 pythonpath: Path | None = None) -> None:
         self.jobs = jobs
+        self.pythonpath = pythonpath
         self.timeout = timeout
         self.startup_timeout = startup_timeout
         self._local = threading.local()
@@ -191,7 +201,7 @@ class WorkerPool:
         if worker is None or not worker.alive:
             if self._closed:
                 raise WorkerError("the worker pool is closed")
-            worker = Worker(startup_timeout=self.startup_timeout)
+            worker = Worker(startup_timeout=self.startup_timeout, pythonpath=self.pythonpath)
             with self._lock:
                 if self._closed:  # closed while this worker started: it would outlive the pool
                     worker.close()

@@ -16,10 +16,12 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.installed import installed_jax_dir, installed_snapshot
 from jax_errors.db.models import Reproduction, Snapshot
+from jax_errors.exceptions import SnapshotNotFoundError
 from jax_errors.harness.attribution import STATUSES, Attribution, attribute
 from jax_errors.harness.cases import Case
 from jax_errors.harness.observation import Observation
 from jax_errors.harness.pool import WorkerPool
+from jax_errors.harness.source_tree import JaxTree
 
 CASE_TIMEOUT = float(os.environ.get("JAX_ERRORS_CASE_TIMEOUT", "120"))
 
@@ -47,23 +49,31 @@ class RunReport:
 
 def run_cases(
     engine: Engine, cases: Sequence[Case], *, jobs: int = 1, timeout: float | None = None,
-    progress: Progress | None = None,
+    progress: Progress | None = None, tree: JaxTree | None = None,
 ) -> RunReport:
     """Run every case in worker processes, attribute its error, and store one row per case.
 
-    The installed jax is crawled first if its snapshot is not in the database yet. A case's row
-    for this jax version replaces the one an earlier run stored.
+    On the installed jax, crawled first if its snapshot is not in the database yet; or, given a
+    `tree`, on that crawled commit's jax source over the installed jaxlib. A case's row for this
+    jax version replaces the one an earlier run stored.
 
     Parameters:
         jobs: how many worker processes run cases side by side.
         timeout: seconds one case (`trigger()` then `fixed()`) may run; `CASE_TIMEOUT` if None.
+        tree: a commit's `jax/` from `source_tree.export_tree`; its snapshot must be crawled.
     Raises:
-        WorkerError: a worker process cannot start.
+        WorkerError: a worker process cannot start (with a tree: often its jax refusing the jaxlib).
+        SnapshotNotFoundError: `tree`'s commit is not crawled.
     """
     started = time.perf_counter()
-    snapshot_id, version = ensure_installed_snapshot(engine, jobs=jobs, progress=progress)
-    jax_dir = installed_jax_dir()
-    pool = WorkerPool(jobs=max(1, min(jobs, len(cases))), timeout=timeout or CASE_TIMEOUT)
+    if tree is None:
+        snapshot_id, version = ensure_installed_snapshot(engine, jobs=jobs, progress=progress)
+        jax_dir = installed_jax_dir()
+    else:
+        snapshot_id, version = tree_snapshot(engine, tree)
+        jax_dir = tree.jax_dir
+    pool = WorkerPool(jobs=max(1, min(jobs, len(cases))), timeout=timeout or CASE_TIMEOUT,
+                      pythonpath=tree.root if tree else None)
     results: list[Reproduction] = []
     if progress:
         progress(0, len(cases), "")
@@ -85,6 +95,20 @@ def ensure_installed_snapshot(engine: Engine, *, jobs: int = 1, progress: Progre
         with Session(engine) as session:
             snapshot_id = session.scalar(select(Snapshot.id).where(Snapshot.commit == source.commit))
     return snapshot_id, source.version or source.commit
+
+
+def tree_snapshot(engine: Engine, tree: JaxTree) -> tuple[int, str]:
+    """The id of the crawled snapshot of `tree`'s commit, and the jax version its runs are filed under.
+
+    A tagged release is filed under its version, like the installed package of that release; any
+    other commit under `<version>+<short commit>`, so two commits of one version stay apart.
+    """
+    with Session(engine) as session:
+        snapshot = session.scalar(select(Snapshot).where(Snapshot.commit == tree.commit))
+        if snapshot is None:
+            raise SnapshotNotFoundError(tree.commit[:10])
+        version = tree.version
+        return snapshot.id, version if snapshot.tag else f"{version}+{tree.commit[:10]}"
 
 
 def record(engine: Engine, snapshot_id: int, version: str, case: Case, observation: Observation, *,

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from jax_errors.exceptions import JaxErrorsError
 from jax_errors.harness.cases import Case, load_cases
 from jax_errors.knowledge import DEFAULT_KNOWLEDGE_DIR, Knowledge, load_knowledge
 from jax_errors.site_gen import records
@@ -20,19 +19,14 @@ from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_ca
 from jax_errors.site_gen.links import card_json_path, card_path, slug
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import render_page
-from jax_errors.site_gen.search import index_site
+from jax_errors.site_gen.output import SiteOutput, digest
+from jax_errors.site_gen.search import BUNDLE_DIR, index_site, indexed_pages
 from jax_errors.site_gen.trigger import guard_sentence, trigger_of
 
-# A file that marks a folder as a build of ours, so a rebuild may empty it and nothing else.
-MARKER = ".jax-errors-site"
 TOP_GROUPS = 12
 
 # Called as progress(done, total, what) while a build runs.
 Progress = Callable[[int, int, str], None]
-
-
-class SiteError(JaxErrorsError):
-    """The site cannot be built where asked."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +38,7 @@ class SiteConfig:
     cases_dir: Path = Path("cases")
     search: bool = True
     validate: bool = True
+    incremental: bool = True  # keep an earlier build's unchanged pages (see `output`)
 
 
 @dataclass
@@ -55,6 +50,10 @@ class BuildReport:
     pages: int = 0
     json_files: int = 0
     indexed: int | None = None
+    rendered: int = 0  # cards rendered, not reused from the last build
+    rewritten: int = 0  # files whose bytes changed
+    unchanged: int = 0
+    removed: int = 0
     seconds: float = 0.0
     warnings: list[str] = field(default_factory=list)
 
@@ -63,7 +62,9 @@ class BuildReport:
         warned = f"; {len(self.warnings)} warnings" if self.warnings else ""
         return (
             f"built {self.out}: {self.cards} cards ({self.curated} curated, {self.reproduced} reproduced), "
-            f"{self.pages} pages, {self.json_files} JSON files{search}; {self.seconds:.1f} s{warned}"
+            f"{self.pages} pages, {self.json_files} JSON files{search}; {self.rendered} cards rendered, "
+            f"{self.rewritten} files rewritten, {self.unchanged} unchanged, {self.removed} removed; "
+            f"{self.seconds:.1f} s{warned}"
         )
 
 
@@ -93,34 +94,34 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     cases = load_cases(config.cases_dir) if Path(config.cases_dir).is_dir() else []
     catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=cases))
     report.warnings.extend(_warnings(catalogue, knowledge, cases))
-    out = prepare_output(Path(config.out))
+    out = SiteOutput.open(Path(config.out), incremental=config.incremental)
     cards = catalogue.sorted_cards()
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
     tick = _ticker(progress, total)
     entries = {}
     for card in cards:
-        _write(out, card_path(card.id), render_card(card, catalogue))
-        entries[card_json_path(card.id).removeprefix("api/")] = _write_record(
-            out, card_json_path(card.id), records.card_record(card), records.ERROR_SCHEMA, config.validate)
+        entries[card_json_path(card.id).removeprefix("api/")] = _write_card(out, card, catalogue, config, report)
         tick(card.id)
     report.pages += len(cards)
     for kind, kind_groups in groups.items():
         report.pages += _write_groups(out, kind, kind_groups, catalogue, tick)
-    _write(out, "index.html", render_page("_home.html", "index.html", **home_context(catalogue, groups)))
-    _write(out, "search.html", render_page("_search.html", "search.html", newest=catalogue.newest))
+    out.write("index.html", render_page("_home.html", "index.html", **home_context(catalogue, groups)))
+    out.write("search.html", render_page("_search.html", "search.html", newest=catalogue.newest))
     curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
                     "a person explained them, with solutions and, where a case exists, a fix", code=False)
-    _write(out, curated.href, render_page("_group.html", curated.href, group=curated, heading="Home",
-                                          index_page="index.html", newest=catalogue.newest))
+    out.write(curated.href, render_page("_group.html", curated.href, group=curated, heading="Home",
+                                        index_page="index.html", newest=catalogue.newest))
     report.pages += 3
     entries["errors.json"] = _write_record(
         out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
-    (out / "api" / "all.zip").write_bytes(records.zip_bytes(entries))
+    out.write("api/all.zip", records.zip_bytes(entries))
     _copy_static(out)
+    out.finish()
     tick("search index")
     if config.search:
-        report.indexed = index_site(out)
+        report.indexed = _search_index(out)
+    report.rewritten, report.unchanged, report.removed = out.rewritten, out.unchanged, out.removed
     report.cards = len(cards)
     report.json_files = len(entries)
     report.curated = sum(1 for c in cards if c.knowledge)
@@ -135,21 +136,26 @@ def with_related(catalogue: Catalogue) -> Catalogue:
     return replace(catalogue, cards=cards)
 
 
-def prepare_output(out: Path) -> Path:
-    """An empty folder to build into: new, empty, or an earlier build (whose files go)."""
-    if out.exists():
-        if not out.is_dir():
-            raise SiteError(f"{out} is not a folder")
-        if any(out.iterdir()) and not (out / MARKER).exists():
-            raise SiteError(f"{out} is not empty and holds no earlier build: refusing to replace it")
-        for child in out.iterdir():
-            shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / MARKER).write_text("built by jax-errors build; emptied by the next build\n", encoding="utf-8")
-    return out
-
-
 # Pages ---------------------------------------------------------------------------------------
+
+def _write_card(out: SiteOutput, card: Card, catalogue: Catalogue, config: SiteConfig, report: BuildReport) -> str:
+    """Write a card's page and JSON record, or keep last build's when its record is the same; its JSON text.
+
+    A card's page is made from its record's data alone (and the generator, which `SiteOutput`
+    fingerprints), so an unchanged record means an unchanged page.
+    """
+    record = records.card_record(card)
+    text = records.dumps(record)
+    page, data = card_path(card.id), card_json_path(card.id)
+    if out.reusable(f"card:{card.id}", digest(text), [page, data]):
+        return out.read(data)
+    if config.validate:
+        records.validate(record, records.ERROR_SCHEMA, name=data)
+    out.write(page, render_card(card, catalogue))
+    out.write(data, text)
+    report.rendered += 1
+    return text
+
 
 def render_card(card: Card, catalogue: Catalogue) -> str:
     trigger = trigger_of(card)
@@ -196,16 +202,16 @@ _STATUS_NOTES = {
 }
 
 
-def _write_groups(out: Path, kind: str, groups: list[Group], catalogue: Catalogue, tick) -> int:
+def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Catalogue, tick) -> int:
     heading, column, intro = _GROUP_PAGES[kind]
     page = f"{kind}/index.html"
-    _write(out, page, render_page("_groups.html", page, heading=heading, column=column, intro=intro,
+    out.write(page, render_page("_groups.html", page, heading=heading, column=column, intro=intro,
                                   groups=groups, newest=catalogue.newest))
     written = 1
     for group in groups:
         if group.cards:
-            _write(out, group.href, render_page("_group.html", group.href, group=group, heading=heading,
-                                                index_page=page, newest=catalogue.newest))
+            out.write(group.href, render_page("_group.html", group.href, group=group, heading=heading,
+                                              index_page=page, newest=catalogue.newest))
             written += 1
         tick(group.name)
     return written
@@ -241,25 +247,29 @@ def _by_status(cards: list[Card]) -> list[Group]:
 
 # Files ---------------------------------------------------------------------------------------
 
-def _write(out: Path, page: str, text: str) -> None:
-    path = out / page
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
-def _write_record(out: Path, page: str, data: dict, schema: str, validate: bool) -> str:
+def _write_record(out: SiteOutput, page: str, data: dict, schema: str, validate: bool) -> str:
     if validate:
         records.validate(data, schema, name=page)
-    return records.write_json(out / page, data)
+    text = records.dumps(data)
+    out.write(page, text)
+    return text
 
 
-def _copy_static(out: Path) -> None:
+def _copy_static(out: SiteOutput) -> None:
     static = resources.files("jax_errors.site_gen") / "static"
-    target = out / "static"
-    target.mkdir(parents=True, exist_ok=True)
     for item in sorted(static.iterdir(), key=lambda i: i.name):
         if item.is_file():
-            (target / item.name).write_bytes(item.read_bytes())
+            out.write(f"static/{item.name}", item.read_bytes())
+
+
+def _search_index(out: SiteOutput) -> int:
+    """Index the site with Pagefind, unless no page changed since the last index was made."""
+    bundle = out.out / BUNDLE_DIR
+    if not out.changed and (bundle / "pagefind-entry.json").is_file():
+        return indexed_pages(out.out)
+    if bundle.exists():
+        shutil.rmtree(bundle)
+    return index_site(out.out)
 
 
 def _ticker(progress: Progress | None, total: int):

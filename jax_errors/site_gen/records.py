@@ -242,13 +242,6 @@ def index_record(catalogue: Catalogue) -> dict[str, Any]:
 
 # Writing -------------------------------------------------------------------------------------
 
-def write_json(path: Path, data: Any) -> str:
-    text = dumps(data)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return text
-
-
 def zip_bytes(entries: Mapping[str, str] | Iterable[tuple[str, str]]) -> bytes:
     """A zip of text files with fixed dates and modes, entries sorted by name: same input, same bytes."""
     items = sorted(entries.items() if isinstance(entries, Mapping) else entries)

@@ -37,5 +37,10 @@ def index_site(site: Path) -> int:
     if result.returncode != 0:
         reason = (result.stderr or result.stdout).strip().splitlines()
         raise SearchIndexError(f"pagefind failed ({result.returncode}): {reason[-1] if reason else 'no output'}")
+    return indexed_pages(site)
+
+
+def indexed_pages(site: Path) -> int:
+    """How many pages the search index of `site` holds."""
     entry = json.loads((site / BUNDLE_DIR / "pagefind-entry.json").read_text(encoding="utf-8"))
     return sum(language["page_count"] for language in entry["languages"].values())

@@ -1,0 +1,153 @@
+"""The folder a site is built into: written in full, or rewriting only the files that changed.
+
+A build leaves a manifest in `MARKER`: the fingerprint of the generator that made it (this
+package's code, templates and static files), the hash of every file it wrote, and a fingerprint
+of each card's inputs. The next build by the same generator re-renders only the cards whose
+inputs changed, writes only the files whose bytes changed, and deletes the files it no longer
+makes; a different generator, or a folder without a manifest, gets a full build into an emptied
+folder. Either way the result is the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from jax_errors.exceptions import JaxErrorsError
+
+# A file that marks a folder as a build of ours, so a rebuild may empty it and nothing else.
+MARKER = ".jax-errors-site"
+MANIFEST_VERSION = 1
+BUILDING = "being built by jax-errors build; emptied by the next build\n"
+
+
+class SiteError(JaxErrorsError):
+    """The site cannot be built where asked."""
+
+
+def digest(data: str | bytes) -> str:
+    return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
+
+
+def generator_fingerprint() -> str:
+    """A hash of every file of the site generator: any change to it means every page may change."""
+    package = resources.files("jax_errors.site_gen")
+    hasher = hashlib.sha256()
+    pending = [package]
+    while pending:
+        folder = pending.pop()
+        for item in sorted(folder.iterdir(), key=lambda i: i.name):
+            if item.is_dir():
+                if item.name != "__pycache__":
+                    pending.append(item)
+            elif item.name.endswith((".py", ".html", ".css", ".js", ".json")):
+                hasher.update(item.name.encode() + b"\0" + item.read_bytes() + b"\0")
+    return hasher.hexdigest()
+
+
+@dataclass
+class SiteOutput:
+    """Writes one build into `out`, counting what it rewrote, left alone and removed."""
+
+    out: Path
+    generator: str
+    previous_files: dict[str, str] = field(default_factory=dict)
+    previous_inputs: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    inputs: dict[str, str] = field(default_factory=dict)
+    rewritten: int = 0
+    unchanged: int = 0
+    removed: int = 0
+
+    @classmethod
+    def open(cls, out: Path, *, incremental: bool = True) -> SiteOutput:
+        """Ready `out` for a build: keep an earlier build of this generator, else start empty.
+
+        Raises:
+            SiteError: `out` is a file, or a non-empty folder holding no earlier build.
+        """
+        out = Path(out)
+        generator = generator_fingerprint()
+        if out.exists():
+            if not out.is_dir():
+                raise SiteError(f"{out} is not a folder")
+            if any(out.iterdir()) and not (out / MARKER).exists():
+                raise SiteError(f"{out} is not empty and holds no earlier build: refusing to replace it")
+        manifest = _read_manifest(out / MARKER)
+        if incremental and manifest.get("generator") == generator:
+            output = cls(out, generator, dict(manifest.get("files", {})), dict(manifest.get("inputs", {})))
+        else:
+            if out.exists():
+                for child in out.iterdir():
+                    shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+            out.mkdir(parents=True, exist_ok=True)
+            output = cls(out, generator)
+        # Until `finish`, the folder holds no manifest: a build cut short leaves the next one a full build.
+        (out / MARKER).write_text(BUILDING, encoding="utf-8")
+        return output
+
+    @property
+    def changed(self) -> bool:
+        """Whether this build wrote or removed anything so far."""
+        return bool(self.rewritten or self.removed)
+
+    def write(self, page: str, data: str | bytes) -> None:
+        """Write `page` (site-relative) unless it already holds exactly `data`."""
+        hashed = digest(data)
+        self.files[page] = hashed
+        path = self.out / page
+        if self.previous_files.get(page) == hashed and path.is_file():
+            self.unchanged += 1
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
+        self.rewritten += 1
+
+    def reusable(self, key: str, inputs: str, pages: list[str]) -> bool:
+        """Whether `pages`, made from inputs fingerprinted `inputs`, are on disk from the last build.
+
+        When they are, they count as written unchanged; otherwise the caller renders and writes them.
+        """
+        self.inputs[key] = inputs
+        if self.previous_inputs.get(key) != inputs:
+            return False
+        if not all(page in self.previous_files and (self.out / page).is_file() for page in pages):
+            return False
+        for page in pages:
+            self.files[page] = self.previous_files[page]
+        self.unchanged += len(pages)
+        return True
+
+    def read(self, page: str) -> str:
+        return (self.out / page).read_text(encoding="utf-8")
+
+    def finish(self) -> None:
+        """Delete what the last build wrote and this one did not, then record the manifest."""
+        for page in sorted(self.previous_files.keys() - self.files.keys()):
+            path = self.out / page
+            if path.is_file():
+                path.unlink()
+                self.removed += 1
+            _prune_empty(path.parent, self.out)
+        manifest = {"version": MANIFEST_VERSION, "generator": self.generator,
+                    "files": dict(sorted(self.files.items())), "inputs": dict(sorted(self.inputs.items()))}
+        (self.out / MARKER).write_text(json.dumps(manifest, indent=0) + "\n", encoding="utf-8")
+
+
+def _read_manifest(path: Path) -> dict:
+    """The manifest of an earlier build; empty when there is none or it does not parse."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return manifest if isinstance(manifest, dict) and manifest.get("version") == MANIFEST_VERSION else {}
+
+
+def _prune_empty(folder: Path, root: Path) -> None:
+    while folder != root and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent

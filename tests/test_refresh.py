@@ -1,0 +1,143 @@
+"""Refresh re-runs the cases whose raise site changed, on the new commit's own jax source.
+
+The throwaway repositories here hold a tiny stand-in `jax` package, so the harness's workers
+import the commit's code exactly as they would import a real JAX commit's.
+"""
+
+import textwrap
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from jax_errors.crawler.checkout import JaxCheckout
+from jax_errors.db.engine import open_database
+from jax_errors.db.models import Reproduction
+from jax_errors.harness.cases import load_cases
+from jax_errors.harness.runner import run_cases
+from jax_errors.harness.source_tree import export_tree
+from jax_errors.refresh import refresh
+from jax_errors.site_gen.build import SiteConfig
+
+PACKAGE = {
+    # What the worker needs of jax: a version and a config it can read and restore.
+    "jax/__init__.py": '''
+        __version__ = "0.0.1"
+
+
+        class Config:
+            values = {}
+
+            def update(self, name, value):
+                self.values[name] = value
+
+
+        config = Config()
+    ''',
+    "jax/version.py": '_version = "0.0.1"\n',
+}
+CORE = '''
+    def check(x):
+        if x < 0:
+            raise ValueError(f"x must be non-negative, got {x}")
+        return x
+'''
+OTHER = '''
+    def other(name):
+        if not name:
+            raise TypeError("a name is needed")
+        return name
+'''
+CASES = {
+    "negative_check": ("ValueError", "x must be non-negative", "jax.core.check(-1)", "jax.core.check(1)", "core"),
+    "empty_name": ("TypeError", "a name is needed", "jax.other.other('')", "jax.other.other('a')", "other"),
+}
+
+
+def write_cases(folder):
+    folder.mkdir()
+    for name, (exc, words, trigger, fixed, module) in CASES.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(f'''\
+            """A stand-in case."""
+            import jax.{module}
+
+            EXPECTED = "{exc}"
+            TAGS = []
+            MESSAGE_CONTAINS = "{words}"
+
+
+            def trigger():
+                {trigger}
+
+
+            def fixed():
+                {fixed}
+            '''))
+    return load_cases(folder)
+
+
+@pytest.fixture
+def setting(tmp_path, git_repo, monkeypatch):
+    monkeypatch.setenv("JAX_ERRORS_CACHE", str(tmp_path / "cache"))
+    first = git_repo.commit({**PACKAGE, "jax/core.py": CORE, "jax/other.py": OTHER}, "one")
+    engine = open_database(tmp_path / "catalogue.db")
+    cases = write_cases(tmp_path / "cases")
+    with JaxCheckout(git_repo.path) as checkout:
+        refresh(engine, checkout, first)
+        run_cases(engine, cases, tree=export_tree(checkout, first))
+    return engine, cases, first
+
+
+def rows(engine, version):
+    with Session(engine) as session:
+        found = session.scalars(select(Reproduction).where(Reproduction.jax_version == version))
+        return {row.case_name: (row.status, row.path, row.lineno) for row in found}
+
+
+def test_cases_run_on_a_commits_own_source(setting):
+    engine, _cases, first = setting
+    assert rows(engine, f"0.0.1+{first[:10]}") == {
+        "negative_check": ("reproduced", "jax/core.py", 3),
+        "empty_name": ("reproduced", "jax/other.py", 3),
+    }
+
+
+def test_refresh_reruns_only_the_cases_whose_site_changed(setting, git_repo, tmp_path):
+    engine, cases, _first = setting
+    moved = git_repo.commit({"jax/core.py": "# a new first line\n\n" + textwrap.dedent(CORE).lstrip()}, "move")
+    site = SiteConfig(out=tmp_path / "site", knowledge_dir=tmp_path / "none", cases_dir=tmp_path / "cases",
+                      search=False)
+    with JaxCheckout(git_repo.path) as checkout:
+        report = refresh(engine, checkout, "main", cases=cases, site=site)
+    assert report.affected == ["negative_check"]
+    assert rows(engine, f"0.0.1+{moved[:10]}") == {"negative_check": ("reproduced", "jax/core.py", 5)}
+    assert "1 cases re-run on jax 0.0.1+" in report.summary() and ": 1 reproduced" in report.summary()
+    assert report.site is not None and (site.out / "index.html").is_file()
+
+
+def test_a_commit_whose_jax_will_not_import_is_reported_and_nothing_is_lost(setting, git_repo):
+    engine, cases, first = setting
+    broken = git_repo.commit({
+        "jax/__init__.py": 'raise RuntimeError("jaxlib is version 0.0.0, but this jax requires 0.0.2")\n',
+        "jax/core.py": CORE.replace("got {x}", "but got {x}"),
+    }, "needs a newer jaxlib")
+    with JaxCheckout(git_repo.path) as checkout:
+        report = refresh(engine, checkout, "main", cases=cases)
+    assert report.affected == ["negative_check"]
+    assert report.reproduction is None
+    assert report.not_run == "RuntimeError: jaxlib is version 0.0.0, but this jax requires 0.0.2"
+    assert "1 cases not re-run: RuntimeError: jaxlib is version 0.0.0" in report.summary()
+    assert rows(engine, f"0.0.1+{broken[:10]}") == {}
+    assert len(rows(engine, f"0.0.1+{first[:10]}")) == 2
+
+
+def test_a_tree_is_exported_once_and_reused(setting, git_repo, tmp_path):
+    _engine, _cases, first = setting
+    with JaxCheckout(git_repo.path) as checkout:
+        tree = export_tree(checkout, first)
+        (tree.jax_dir / "marker").write_text("kept")
+        again = export_tree(checkout, first[:10])
+    assert again == tree and (again.jax_dir / "marker").read_text() == "kept"
+    assert sorted(p.name for p in tree.jax_dir.iterdir()) == ["__init__.py", "core.py", "marker", "other.py",
+                                                              "version.py"]
+    assert tree.version == "0.0.1"

@@ -1,0 +1,116 @@
+"""An incremental build renders only the cards whose data changed, and equals a full build byte for byte."""
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from jax_errors.crawler.checkout import JaxCheckout
+from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.db.models import Snapshot
+from jax_errors.site_gen import output
+from jax_errors.site_gen.build import SiteConfig, build_site
+from jax_errors.site_gen.links import card_path
+from jax_errors.site_gen.output import BUILDING, MARKER
+
+CORE = '''
+    def check(x):
+        if x < 0:
+            raise ValueError(f"x must be non-negative, got {x}")
+        return x
+'''
+OTHER = '''
+    def other(name):
+        if not name:
+            raise TypeError("a name is needed")
+        return name
+'''
+
+
+@pytest.fixture
+def catalogue(fresh_db, git_repo):
+    """A database of one commit, and a function crawling a second one that rewords `check`'s error."""
+    first = git_repo.commit({"jax/core.py": CORE, "jax/other.py": OTHER}, "one")
+    with JaxCheckout(git_repo.path) as checkout:
+        crawl_snapshot(fresh_db, checkout.snapshot(first))
+
+    def reword() -> str:
+        second = git_repo.commit({"jax/core.py": CORE.replace("got {x}", "but got {x}")}, "two")
+        with JaxCheckout(git_repo.path) as checkout:
+            crawl_snapshot(fresh_db, checkout.snapshot(second))
+        return second
+    return fresh_db, reword
+
+
+def build(engine, out: Path, **options):
+    config = SiteConfig(out=out, knowledge_dir=out.parent / "no-knowledge", cases_dir=out.parent / "no-cases",
+                        search=options.pop("search", False), **options)
+    return build_site(engine, config)
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def other_card(engine) -> str:
+    from jax_errors.db.models import Occurrence
+
+    with Session(engine) as session:
+        return session.scalar(select(Occurrence.error_id).where(Occurrence.path == "jax/other.py"))
+
+
+def test_a_rebuild_of_the_same_catalogue_writes_nothing(catalogue, tmp_path):
+    engine, _ = catalogue
+    first = build(engine, tmp_path / "site")
+    again = build(engine, tmp_path / "site")
+    assert first.rendered == first.cards == 2 and first.unchanged == 0
+    assert (again.rendered, again.rewritten, again.removed) == (0, 0, 0)
+    assert again.unchanged == first.rewritten == len(tree(tmp_path / "site")) - 1  # all but the manifest
+
+
+def test_after_a_new_commit_only_touched_cards_render_and_the_bytes_equal_a_full_build(catalogue, tmp_path):
+    engine, reword = catalogue
+    build(engine, tmp_path / "site")
+    untouched = tmp_path / "site" / card_path(other_card(engine))
+    before = untouched.stat().st_mtime_ns
+    reword()
+    incremental = build(engine, tmp_path / "site")
+    full = build(engine, tmp_path / "full", incremental=False)
+    assert tree(tmp_path / "site") == tree(tmp_path / "full")
+    assert full.rendered == full.cards == 3
+    assert incremental.rendered == 2  # the old wording, now retired, and the new one
+    assert untouched.stat().st_mtime_ns == before
+
+
+def test_files_a_build_no_longer_makes_are_removed(catalogue, tmp_path):
+    engine, reword = catalogue
+    second = reword()
+    build(engine, tmp_path / "site")
+    with Session(engine) as session, session.begin():
+        session.delete(session.scalar(select(Snapshot).where(Snapshot.commit == second)))
+    report = build(engine, tmp_path / "site")
+    build(engine, tmp_path / "full", incremental=False)
+    assert report.removed == 2  # the new wording's page and JSON record
+    assert tree(tmp_path / "site") == tree(tmp_path / "full")
+
+
+def test_a_build_cut_short_or_a_changed_generator_means_a_full_build(catalogue, tmp_path, monkeypatch):
+    engine, _ = catalogue
+    build(engine, tmp_path / "site")
+    (tmp_path / "site" / MARKER).write_text(BUILDING)  # what a build that died half-way leaves
+    assert build(engine, tmp_path / "site").rendered == 2
+    monkeypatch.setattr(output, "generator_fingerprint", lambda: "another generator")
+    assert build(engine, tmp_path / "site").rendered == 2
+    assert build(engine, tmp_path / "site").rendered == 0
+
+
+def test_the_search_index_is_kept_when_no_page_changed(catalogue, tmp_path):
+    engine, reword = catalogue
+    first = build(engine, tmp_path / "site", search=True)
+    entry = tmp_path / "site" / "pagefind" / "pagefind-entry.json"
+    made = entry.stat().st_mtime_ns
+    again = build(engine, tmp_path / "site", search=True)
+    assert again.indexed == first.indexed and entry.stat().st_mtime_ns == made
+    reword()
+    assert build(engine, tmp_path / "site", search=True).indexed == 3
