@@ -23,6 +23,7 @@ from pathlib import Path
 from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.db.engine import open_database
+from jax_errors.exceptions import WorkerError
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CLONE = os.environ.get("JAX_ERRORS_JAX_CLONE", "/work/.mirror/jax-ml+jax/repo")
@@ -87,17 +88,37 @@ def releases(args, results) -> None:
 
 @benchmark
 def refresh(args, results) -> None:
-    """Refresh of one typical commit (HEAD~1 crawled, then HEAD) vs a full crawl of HEAD."""
+    """Refresh of one typical commit (its parent crawled, reproduced and built first) vs a full crawl.
+
+    The refresh crawls the commit, re-runs the cases whose raise site changed on its jax source
+    (when it accepts the installed jaxlib) and rewrites the site's changed pages.
+    """
+    from jax_errors.harness.cases import load_cases
+    from jax_errors.harness.runner import run_cases
+    from jax_errors.harness.source_tree import export_tree
     from jax_errors.refresh import refresh as refresh_catalogue
+    from jax_errors.site_gen.build import SiteConfig, build_site
 
     with JaxCheckout(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
         engine = fresh_db(Path(tmp), "refresh")
-        head = checkout.commit("HEAD")
-        crawl_snapshot(engine, checkout.snapshot(head.parents[0].hexsha), jobs=2)
-        refresh_s, r = timed(refresh_catalogue, engine, checkout, head.hexsha, jobs=2)
-        full_s, _ = timed(crawl_snapshot, fresh_db(Path(tmp), "full"), checkout.snapshot(head.hexsha), jobs=2)
-        report(results, "refresh_one_commit", parsed=r.parsed, refresh_s=refresh_s, full_crawl_s=full_s,
-               refresh_vs_full=refresh_s / full_s)
+        commit = checkout.commit(args.refresh_rev)
+        parent = commit.parents[0].hexsha
+        crawl_snapshot(engine, checkout.snapshot(parent), jobs=2)
+        cases = load_cases(ROOT / "cases")
+        try:
+            run_cases(engine, cases, jobs=2, tree=export_tree(checkout, parent))
+        except WorkerError as error:  # the parent may refuse the installed jaxlib too: measure without runs
+            print(f"refresh: cases not run on the parent: {error}".splitlines()[0])
+        site = SiteConfig(out=Path(tmp) / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases")
+        build_s, _ = timed(build_site, engine, site)
+        refresh_s, r = timed(refresh_catalogue, engine, checkout, commit.hexsha, jobs=2, cases=cases, site=site)
+        full_s, _ = timed(crawl_snapshot, fresh_db(Path(tmp), "full"), checkout.snapshot(commit.hexsha), jobs=2)
+        print(f"refresh: {r.summary()}")
+        report(results, "refresh_one_commit", commit=commit.hexsha[:10], parsed=r.parsed,
+               crawl_s=sum(c.seconds for c in r.crawls), cases_affected=len(r.affected),
+               cases_rerun=len(r.reproduction.results) if r.reproduction else 0,
+               pages_rewritten=r.site.rewritten if r.site else 0, refresh_s=refresh_s, full_crawl_s=full_s,
+               full_site_build_s=build_s, refresh_vs_full_crawl_and_build=refresh_s / (full_s + build_s))
 
 
 @benchmark
@@ -191,6 +212,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", default=DEFAULT_CLONE)
     parser.add_argument("--tag", default="jax-v0.10.2")
+    parser.add_argument("--refresh-rev", default="HEAD", help="the commit the refresh benchmark refreshes to")
     parser.add_argument("--cases", type=int, default=16, help="how many cases the reproduce benchmark runs")
     parser.add_argument("--only", default=",".join(BENCHMARKS), help="comma-separated: " + ",".join(BENCHMARKS))
     args = parser.parse_args()
