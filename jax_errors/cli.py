@@ -84,7 +84,7 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
     With --repo and no --rev, crawls HEAD.
     """
     from jax_errors.crawler.checkout import JaxCheckout
-    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.crawl import crawl_snapshot, date_undated_snapshots
     from jax_errors.crawler.installed import installed_snapshot
 
     if (revs or releases) and not repo:
@@ -108,6 +108,9 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
         click.echo(report.summary())
         for failure in report.parse_failures:
             click.echo(f"  does not parse: {failure}", err=True)
+    if repo:
+        date_undated_snapshots(engine, checkout)
+        checkout.close()
 
 
 @cli.command()

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.sources import RELEASE_TAG_PREFIX, version_key
 from jax_errors.crawler.templates import Template
 from jax_errors.db.models import Occurrence, RaiseSite, Snapshot
 
@@ -74,22 +75,22 @@ def ordered_snapshots(session: Session) -> list[Snapshot]:
     """Every snapshot, oldest first: by commit date, or by version for a package with no date."""
     snapshots = list(session.scalars(select(Snapshot)))
     dated = sorted((s for s in snapshots if s.committed_at), key=lambda s: (s.committed_at, s.commit))
-    for undated in sorted((s for s in snapshots if not s.committed_at), key=lambda s: _version(_release(s))):
+    for undated in sorted((s for s in snapshots if not s.committed_at), key=lambda s: version_key(_release(s) or "")):
         later = next((i for i, s in enumerate(dated)
-                      if _release(s) and _version(_release(s)) > _version(_release(undated))), None)
+                      if _release(s) and version_key(_release(s)) > version_key(_release(undated) or "")), None)
         dated.insert(len(dated) if later is None else later, undated)
     return dated
 
 
 def _release(snapshot: Snapshot) -> str | None:
+    return release_of(snapshot.version, snapshot.tag)
+
+
+def release_of(version: str | None, tag: str | None) -> str | None:
     """The release a snapshot is, from its version or its `jax-v*` tag."""
-    if snapshot.version:
-        return snapshot.version
-    return snapshot.tag.removeprefix("jax-v") if snapshot.tag and snapshot.tag.startswith("jax-v") else None
-
-
-def _version(text: str | None) -> tuple[int, ...]:
-    return tuple(int(p) for p in (text or "").split(".") if p.isdigit())
+    if version:
+        return version
+    return tag.removeprefix(RELEASE_TAG_PREFIX) if tag and tag.startswith(RELEASE_TAG_PREFIX) else None
 
 
 def error_ids_by_snapshot(session: Session) -> dict[int, set[str]]:
@@ -156,16 +157,25 @@ def diff_snapshots(session: Session, old: Snapshot, new: Snapshot,
     )
 
 
-def catalogue_history(session: Session) -> dict[str, ErrorHistory]:
+@dataclass(frozen=True)
+class CatalogueHistory:
+    """Every snapshot in order, the diff of each consecutive pair, and each error's history."""
+
+    snapshots: list[Snapshot]
+    diffs: list[SnapshotDiff]  # diffs[i] is snapshots[i] -> snapshots[i + 1]
+    errors: dict[str, ErrorHistory]
+
+
+def catalogue_history(session: Session) -> CatalogueHistory:
     """The history of every error id across all snapshots, with rewordings linked as aliases."""
     snapshots = ordered_snapshots(session)
     ids = error_ids_by_snapshot(session)
     histories: dict[str, ErrorHistory] = {}
     for snapshot in snapshots:
-        for error_id in ids.get(snapshot.id, ()):
+        for error_id in sorted(ids.get(snapshot.id, ())):
             histories.setdefault(error_id, ErrorHistory(error_id)).snapshots.append(snapshot)
-    for older, newer in zip(snapshots, snapshots[1:]):
-        diff = diff_snapshots(session, older, newer, ids)
+    diffs = [diff_snapshots(session, older, newer, ids) for older, newer in zip(snapshots, snapshots[1:])]
+    for diff in diffs:
         for old, new in diff.reworded:
             histories[old.error_id].reworded_to.append(new.error_id)
             histories[new.error_id].reworded_from.append(old.error_id)
@@ -174,4 +184,4 @@ def catalogue_history(session: Session) -> dict[str, ErrorHistory]:
         after = position[history.last.id] + 1
         if after < len(snapshots):
             history.retired_since = snapshots[after]
-    return histories
+    return CatalogueHistory(snapshots, diffs, histories)

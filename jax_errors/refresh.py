@@ -10,7 +10,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.checkout import JaxCheckout
-from jax_errors.crawler.crawl import CrawlReport, Progress, crawl_snapshot
+from jax_errors.crawler.crawl import CrawlReport, Progress, crawl_snapshot, date_undated_snapshots
 from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import WorkerError
 from jax_errors.harness.affected import affected_cases
@@ -66,7 +66,7 @@ class RefreshReport:
             parts.append(f"{len(self.affected)} cases affected")
         if self.site is not None:
             parts.append(f"site: {self.site.rewritten} pages rewritten, {self.site.unchanged} unchanged")
-        return "; ".join(parts) + f"; {self.seconds:.1f} s"
+        return "; ".join(parts + ([f"{self.seconds:.1f} s"] if self.crawls or self.site else []))
 
 
 def refresh(
@@ -83,6 +83,7 @@ def refresh(
     """
     started = time.perf_counter()
     report = RefreshReport(rev)
+    date_undated_snapshots(engine, checkout)
     with Session(engine) as session:
         crawled = set(session.scalars(select(Snapshot.commit)))
         before = ordered_snapshots(session)

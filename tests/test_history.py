@@ -59,7 +59,7 @@ def test_history_links_rewordings_and_retired_errors(fresh_db, git_repo):
     crawl_all(fresh_db, git_repo, shas)
     with Session(fresh_db) as session:
         assert [label(s) for s in ordered_snapshots(session)] == ["jax-v0.0.1", "jax-v0.0.2", shas[2][:10]]
-        histories = catalogue_history(session)
+        histories = catalogue_history(session).errors
         diff = diff_snapshots(session, find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2"))
         [(old, new)] = diff.reworded
         assert histories[old.error_id].reworded_to == [new.error_id]

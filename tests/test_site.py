@@ -6,7 +6,6 @@ import re
 import textwrap
 import urllib.request
 import zipfile
-from datetime import datetime
 from pathlib import Path
 from threading import Thread
 
@@ -28,7 +27,7 @@ from jax_errors.knowledge import load_knowledge
 from jax_errors.site_gen import records
 from jax_errors.site_gen.build import SiteConfig, build_site
 from jax_errors.site_gen.output import MARKER, SiteError
-from jax_errors.site_gen.catalogue import SnapshotInfo, message_title, order_snapshots
+from jax_errors.site_gen.catalogue import message_title
 from jax_errors.site_gen.highlight import code_block
 from jax_errors.site_gen.links import github_url, module_name, slug
 from jax_errors.site_gen.related import jaccard, words
@@ -140,8 +139,12 @@ def test_seed_card_record(seed_record, seed_case):
     assert record["template_parts"][-1] == {"kind": "expr", "text": "x_aval.str_short(True)"}
     assert record["guard"] == {"kind": "if", "condition": "not x_aval.mat.varying"}
     assert record["affected"][0]["versions"] == [jax.__version__]
-    assert record["affected"][0]["commits"] == [commit]
+    assert record["affected"][0]["ranges"] == [
+        {"type": "GIT", "repo": "https://github.com/jax-ml/jax", "events": [{"introduced": commit}]}]
+    assert record["history"]["first"]["commit"] == commit and record["history"]["current"]
+    assert record["history"]["last"] is None and record["history"]["retired_since"] is None
     [location] = record["locations"]
+    assert location["from"]["commit"] == commit and location["until"] is None
     assert (location["path"], location["line"], location["end_line"]) == ("jax/_src/lax/parallel.py", line, end_line)
     assert location["url"].endswith(f"/blob/{commit}/jax/_src/lax/parallel.py#L{line}-L{end_line}")
     assert record["source"]["excerpt"].count("raise ValueError('all_gather_reduced only accepts") == 1
@@ -383,14 +386,28 @@ def test_cards_cover_every_snapshot_and_show_the_newest(git_repo, tmp_path):
         by_function[record["function"], record["class"]] = record
     kept = by_function["check_type", "TypeError"]
     assert kept["affected"][0]["versions"] == ["0.0.1", "0.0.2"]
-    assert kept["affected"][0]["commits"] == [new, old]
+    assert kept["affected"][0]["ranges"][0]["events"] == [{"introduced": old}]
     assert [loc["line"] for loc in kept["locations"]] == [5, 3]
+    assert [(loc["from"]["label"], (loc["until"] or {}).get("label")) for loc in kept["locations"]] == [
+        ("jax-v0.0.2", None), ("jax-v0.0.1", "jax-v0.0.1")]
+    assert kept["history"]["current"] and kept["history"]["versions"] == ["0.0.1", "0.0.2"]
     assert kept["source"]["url"] == f"https://github.com/jax-ml/jax/blob/{new}/jax/_src/checks.py#L5"
     assert kept["modified"] == "2026-01-02T12:00:00Z" and kept["published"] == "2026-01-01T12:00:00Z"
     gone = by_function["check_other", "TypeError"]  # no longer raised: its card shows where it last stood
     assert gone["affected"][0]["versions"] == ["0.0.1"] and gone["source"]["ref"] == old
+    assert gone["affected"][0]["ranges"][0]["events"] == [{"introduced": old}, {"fixed": new}]
+    assert gone["history"]["last"]["label"] == "jax-v0.0.1" and gone["history"]["retired_since"]["label"] == "jax-v0.0.2"
+    assert gone["modified"] == "2026-01-02T12:00:00Z"  # retiring it changed it
     html = read(report.out, kept["links"]["html"])
     assert section(html, "versions").count("<tr><td>jax-v0.0.") == 2
+    assert 'class="retired"' not in html
+    retired = read(report.out, gone["links"]["html"])
+    assert "No longer raised since jax-v0.0.2" in retired and "last raised in jax-v0.0.1" in retired
+    diffs = read(report.out, "diffs/index.html")
+    assert 'href="../diffs/jax-v0.0.1..jax-v0.0.2.html"' in diffs
+    diff = read(report.out, "diffs/jax-v0.0.1..jax-v0.0.2.html")
+    assert section(diff, "removed").count("<li>") == 1 and gone["links"]["html"] in section(diff, "removed")
+    assert section(diff, "added").count("<li>") == 0
 
 
 def test_build_command(git_repo, tmp_path):
@@ -432,18 +449,6 @@ def test_github_links_pin_a_ref_and_lines():
     assert module_name("jax/_src/lax/__init__.py") == "jax._src.lax"
     assert slug("ValueError") == "ValueError"
     assert slug("self._error(...)") != slug("self._error[...]")
-
-
-def test_an_installed_wheel_without_a_commit_date_is_placed_by_its_version():
-    day = lambda d: datetime(2026, 1, d)  # noqa: E731
-    head = SnapshotInfo(1, "a" * 40, None, None, "git", day(20), day(28))
-    v011 = SnapshotInfo(2, "b" * 40, "jax-v0.11.0", None, "git", day(10), day(28))
-    wheel = SnapshotInfo(3, "c" * 40, "jax-v0.10.2", "0.10.2", "installed", None, day(28))
-    newer_wheel = SnapshotInfo(4, "d" * 40, "jax-v0.12.0", "0.12.0", "installed", None, day(27))
-    ordered = order_snapshots([head, v011, wheel, newer_wheel])
-    assert [s.id for s in ordered] == [3, 2, 1, 4]
-    assert [s.rank for s in ordered] == [0, 1, 2, 3]
-    assert [s.id for s in order_snapshots([wheel, newer_wheel])] == [4, 3]  # nothing dated: crawl time
 
 
 def test_titles_and_similarity():

@@ -91,7 +91,8 @@ def test_files_a_build_no_longer_makes_are_removed(catalogue, tmp_path):
         session.delete(session.scalar(select(Snapshot).where(Snapshot.commit == second)))
     report = build(engine, tmp_path / "site")
     build(engine, tmp_path / "full", incremental=False)
-    assert report.removed == 2  # the new wording's page and JSON record
+    assert report.removed == 3  # the new wording's page and JSON record, and the page of the diff
+    assert not (tmp_path / "site" / "diffs" / f"{second[:10]}.html").exists()
     assert tree(tmp_path / "site") == tree(tmp_path / "full")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 from collections.abc import Iterator
+from datetime import datetime
 from functools import cached_property
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import git
 from gitdb.exc import BadName, BadObject
 
 from jax_errors.crawler.sources import (
-    PACKAGE_DIR, RELEASE_TAG_PREFIX, SourceFile, SourceSnapshot, is_package_source,
+    PACKAGE_DIR, RELEASE_TAG_PREFIX, SourceFile, SourceSnapshot, is_commit, is_package_source, version_key,
 )
 from jax_errors.exceptions import NotAGitRepositoryError, UnknownRevisionError
 
@@ -120,6 +121,10 @@ class JaxCheckout:
         listed = self.repo.git.rev_list("--first-parent", f"--max-count={limit}", tip, "--not", *known)
         return list(reversed(listed.split()))
 
+    def commit_date(self, sha: str) -> datetime | None:
+        """When `sha` was committed, if the repository holds that commit."""
+        return self.repo.commit(sha).committed_datetime if is_commit(sha) and self._has_commit(sha) else None
+
     def _has_commit(self, sha: str) -> bool:
         try:
             self.repo.git.cat_file("-e", f"{sha}^{{commit}}")
@@ -147,13 +152,9 @@ class JaxCheckout:
     def release_tags(self) -> list[str]:
         """Every `jax-v*` tag, oldest version first."""
         names = [t for ts in self._tags_by_commit.values() for t in ts if t.startswith(RELEASE_TAG_PREFIX)]
-        return sorted(names, key=_version_key)
+        return sorted(names, key=version_key)
 
 
 def _is_git_dir(path: Path) -> bool:
     return (path / "HEAD").is_file() and (path / "objects").is_dir()
 
-
-def _version_key(tag: str) -> tuple:
-    version = tag.removeprefix(RELEASE_TAG_PREFIX)
-    return tuple(int(p) if p.isdigit() else -1 for p in version.replace("rc", ".-1.").split("."))

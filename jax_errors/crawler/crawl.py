@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.ids import base_ids, error_ids
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, RaiseSite, extract_raise_sites
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
@@ -100,6 +101,22 @@ def crawl_snapshot(
         _count(session, row, snapshot.files, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def date_undated_snapshots(engine: Engine, checkout: JaxCheckout) -> int:
+    """Date the snapshots with no commit date (installed wheels) whose commit `checkout` holds.
+
+    A wheel records its commit but not when it was made; with the date, history orders it among
+    the commits crawled from git instead of guessing from version numbers. Returns how many it dated.
+    """
+    dated = 0
+    with Session(engine) as session, session.begin():
+        for row in session.scalars(select(Snapshot).where(Snapshot.committed_at.is_(None))):
+            when = checkout.commit_date(row.commit)
+            if when is not None:
+                row.committed_at = when.astimezone(UTC).replace(tzinfo=None)
+                dated += 1
+    return dated
 
 
 def _is_current(session: Session, snapshot: Snapshot) -> bool:

@@ -168,11 +168,6 @@ class PlacedSite:
     site_id: int
 
 
-def catalogue_snapshots(session: Session) -> list[Snapshot]:
-    """Every crawled snapshot, in id order."""
-    return list(session.scalars(select(Snapshot).order_by(Snapshot.id)))
-
-
 def catalogue_occurrences(session: Session) -> list[PlacedSite]:
     """Every occurrence that has an error id (bare re-raises have none), in a stable order."""
     rows = session.execute(

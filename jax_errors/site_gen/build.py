@@ -16,7 +16,7 @@ from jax_errors.harness.cases import Case, load_cases
 from jax_errors.knowledge import DEFAULT_KNOWLEDGE_DIR, Knowledge, load_knowledge
 from jax_errors.site_gen import records
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
-from jax_errors.site_gen.links import card_json_path, card_path, slug
+from jax_errors.site_gen.links import card_json_path, card_path, diff_path, slug
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import render_page
 from jax_errors.site_gen.output import SiteOutput, digest
@@ -112,7 +112,7 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
                     "a person explained them, with solutions and, where a case exists, a fix", code=False)
     out.write(curated.href, render_page("_group.html", curated.href, group=curated, heading="Home",
                                         index_page="index.html", newest=catalogue.newest))
-    report.pages += 3
+    report.pages += 3 + _write_diffs(out, catalogue)
     entries["errors.json"] = _write_record(
         out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
     out.write("api/all.zip", records.zip_bytes(entries))
@@ -121,6 +121,8 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     tick("search index")
     if config.search:
         report.indexed = _search_index(out)
+    elif (out.out / BUNDLE_DIR).exists():  # an earlier build's index: a build without search has none
+        shutil.rmtree(out.out / BUNDLE_DIR)
     report.rewritten, report.unchanged, report.removed = out.rewritten, out.unchanged, out.removed
     report.cards = len(cards)
     report.json_files = len(entries)
@@ -215,6 +217,16 @@ def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Ca
             written += 1
         tick(group.name)
     return written
+
+
+def _write_diffs(out: SiteOutput, catalogue: Catalogue) -> int:
+    """The changes page, and one page per consecutive pair of snapshots."""
+    out.write("diffs/index.html", render_page("_diffs.html", "diffs/index.html", diffs=catalogue.diffs,
+                                              newest=catalogue.newest))
+    for diff in catalogue.diffs:
+        page = diff_path(diff.old.label, diff.new.label)
+        out.write(page, render_page("_diff.html", page, diff=diff, cards=catalogue.cards, newest=catalogue.newest))
+    return 1 + len(catalogue.diffs)
 
 
 def _grouped(cards: Iterable[Card], key: Callable[[Card], str]) -> dict[str, list[Card]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
@@ -16,14 +16,15 @@ from jax_errors.db import queries
 from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
 from jax_errors.harness.cases import Case
 from jax_errors.knowledge import Knowledge
-from jax_errors.site_gen.links import github_url, is_commit, module_name
+from jax_errors.crawler.sources import is_commit, version_key
+from jax_errors.history import ErrorHistory, catalogue_history, release_of
+from jax_errors.site_gen.links import github_url, module_name
 
 # How a card's reproduction stands when no case has been run for it.
 UNVERIFIED = "unverified"
 # Best first: the status a card shows when several cases (or jax versions) ran for it.
 STATUS_ORDER = ("reproduced", "message-mismatch", "wrong-site", "no-error", "crashed", "timeout", UNVERIFIED)
 TITLE_LENGTH = 120
-SECOND = timedelta(seconds=1)
 # Template parts that only bracket optional pieces; they have no text of their own.
 MARKERS = frozenset({"opt_begin", "opt_end"})
 
@@ -39,11 +40,11 @@ class SnapshotInfo:
     origin: str
     committed_at: datetime | None
     crawled_at: datetime
-    rank: int = 0  # 0 is the oldest snapshot of the catalogue; see `order_snapshots`
+    rank: int = 0  # 0 is the oldest snapshot of the catalogue, in `history.ordered_snapshots`'s order
 
     @classmethod
-    def from_row(cls, row: Snapshot) -> SnapshotInfo:
-        return cls(row.id, row.commit, row.tag, row.version, row.origin, row.committed_at, row.crawled_at)
+    def from_row(cls, row: Snapshot, rank: int = 0) -> SnapshotInfo:
+        return cls(row.id, row.commit, row.tag, row.version, row.origin, row.committed_at, row.crawled_at, rank)
 
     @property
     def label(self) -> str:
@@ -60,26 +61,25 @@ class SnapshotInfo:
         return (self.committed_at or self.crawled_at).replace(microsecond=0)
 
     @property
-    def order(self) -> int:
-        return self.rank
-
-    @property
     def release(self) -> str | None:
         """The jax release version this snapshot is, if it is one."""
-        if self.version:
-            return self.version
-        return self.tag.removeprefix("jax-v") if self.tag and self.tag.startswith("jax-v") else None
+        return release_of(self.version, self.tag)
 
 
 @dataclass(frozen=True)
 class Location:
-    """Where an error stands in one snapshot."""
+    """Where an error stands over a run of consecutive snapshots in which its raise site reads the same.
 
-    snapshot: SnapshotInfo
+    Links pin the run's first snapshot. A run that reaches the newest snapshot has no `until`, so
+    crawling a commit that leaves the site alone changes nothing about the card.
+    """
+
+    snapshot: SnapshotInfo  # the first snapshot of the run
     path: str
     lineno: int
     end_lineno: int
     qualname: str
+    until: SnapshotInfo | None = None  # the run's last snapshot, when a newer one no longer has it here
 
     @property
     def url(self) -> str:
@@ -119,7 +119,9 @@ class Run:
 
     @property
     def rank(self) -> tuple:
-        return (_status_rank(self.status), _negated_version(self.jax_version), self.case_name)
+        """Best first: by status, then the newest jax version, then case name."""
+        (numbers, final, candidate) = version_key(self.jax_version)
+        return (_status_rank(self.status), tuple(-n for n in numbers), -final, -candidate, self.case_name)
 
 
 @dataclass(frozen=True)
@@ -131,13 +133,34 @@ class Related:
 
 
 @dataclass(frozen=True)
+class ErrorLink:
+    """Another card, by id and title."""
+
+    error_id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class CardHistory:
+    """When an error was raised, across the crawled snapshots."""
+
+    first: SnapshotInfo
+    last: SnapshotInfo | None  # None while the newest snapshot still raises it
+    retired_since: SnapshotInfo | None  # the first snapshot after `last`, which no longer raises it
+    versions: tuple[str, ...]  # releases that raise it, oldest first
+    reworded_from: tuple[ErrorLink, ...] = ()  # earlier wordings of this error (other ids)
+    reworded_to: tuple[ErrorLink, ...] = ()  # later wordings
+
+
+@dataclass(frozen=True)
 class Card:
     """Everything the site shows about one error id."""
 
     id: str
     site: RaiseSite  # the newest occurrence's raise site
     location: Location  # ... and where it stands
-    locations: tuple[Location, ...]  # every snapshot it appears in, newest first
+    locations: tuple[Location, ...]  # runs of snapshots where it stands alike, newest first
+    history: CardHistory
     knowledge: Knowledge | None = None
     case: Case | None = None
     runs: tuple[Run, ...] = ()  # best first
@@ -172,19 +195,21 @@ class Card:
 
     @property
     def modified(self) -> datetime:
-        return self.locations[0].snapshot.date
+        """When the error last changed: its site started to read as it does, or it was retired."""
+        retired = self.history.retired_since
+        return max(self.location.snapshot.date, retired.date) if retired else self.location.snapshot.date
 
     @property
     def published(self) -> datetime:
-        return min(loc.snapshot.date for loc in self.locations)
+        return self.history.first.date
 
     @property
     def versions(self) -> list[str]:
-        return sorted({v for loc in self.locations if (v := loc.snapshot.release)}, key=_version_key)
+        return list(self.history.versions)
 
     @property
-    def commits(self) -> list[str]:
-        return [loc.snapshot.commit for loc in self.locations]
+    def retired(self) -> bool:
+        return self.history.retired_since is not None
 
 
 @dataclass(frozen=True)
@@ -193,6 +218,7 @@ class Catalogue:
 
     cards: dict[str, Card]
     snapshots: tuple[SnapshotInfo, ...]
+    diffs: tuple[Diff, ...] = ()  # of each consecutive pair of snapshots, newest first
 
     @property
     def newest(self) -> SnapshotInfo | None:
@@ -202,12 +228,24 @@ class Catalogue:
         return [self.cards[key] for key in sorted(self.cards)]
 
 
+@dataclass(frozen=True)
+class Diff:
+    """The errors one snapshot added, removed and reworded relative to the one before it."""
+
+    old: SnapshotInfo
+    new: SnapshotInfo
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+    reworded: tuple[tuple[str, str], ...]  # (old id, new id)
+
+
 def load_catalogue(
     engine: Engine, *, knowledge: Mapping[str, Knowledge] | None = None, cases: Iterable[Case] = (),
 ) -> Catalogue:
     """Read every error id of every snapshot into cards, joined with curated knowledge and cases."""
     with Session(engine) as session:
-        ordered = order_snapshots(SnapshotInfo.from_row(row) for row in queries.catalogue_snapshots(session))
+        history = catalogue_history(session)
+        ordered = [SnapshotInfo.from_row(row, rank) for rank, row in enumerate(history.snapshots)]
         snapshots = {snap.id: snap for snap in ordered}
         placed = queries.catalogue_occurrences(session)
         sites = queries.catalogue_sites(session)
@@ -217,43 +255,83 @@ def load_catalogue(
     knowledge = dict(knowledge or {})
     cases_by_name = {case.name: case for case in cases}
     runs_by_error = _runs_by_error(runs, knowledge)
+    groups = _group(placed)
     cards = {}
-    for error_id, occurrences in _group(placed).items():
-        locations = sorted((_location(p, sites, snapshots) for p in occurrences),
-                           key=lambda loc: (loc.snapshot.order, loc.path), reverse=True)
-        newest = next(p for p in occurrences if p.snapshot_id == locations[0].snapshot.id
-                      and p.path == locations[0].path)
+    for error_id, occurrences in groups.items():
+        spans = _spans(occurrences, sites, snapshots, newest_rank=len(ordered) - 1)
         entry = knowledge.get(error_id)
         cards[error_id] = Card(
-            id=error_id, site=sites[newest.site_id], location=locations[0], locations=tuple(locations),
+            id=error_id, site=sites[spans[0][1].site_id], location=spans[0][0],
+            locations=tuple(loc for loc, _ in spans),
+            history=_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1),
             knowledge=entry, case=_case_for(error_id, entry, cases_by_name, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
         )
-    return Catalogue(cards, tuple(reversed(ordered)))
+    cards = {key: _with_reworded_titles(card, cards) for key, card in cards.items()}
+    diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
+                       tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded))
+                  for d in reversed(history.diffs))
+    return Catalogue(cards, tuple(reversed(ordered)), diffs)
 
 
-def order_snapshots(snapshots: Iterable[SnapshotInfo]) -> list[SnapshotInfo]:
-    """Oldest first, each with its rank, by commit date.
+def _site_reading(site: RaiseSite) -> tuple:
+    """What a card shows of a raise site: equal readings in consecutive snapshots make one run."""
+    return (site.lineno, site.end_lineno, site.qualname, site.exc_expr, site.template, site.guard_kind, site.guard,
+            site.cause, site.excerpt_start, site.excerpt)
 
-    An installed wheel has no commit date (unless its commit was also crawled from git). It is
-    placed just before the first dated release of a higher version, else after every dated
-    snapshot; with none dated, crawl times order the snapshots.
+
+def _spans(occurrences: list[queries.PlacedSite], sites: Mapping[int, RaiseSite],
+           snapshots: Mapping[int, SnapshotInfo], *, newest_rank: int) -> list[tuple[Location, queries.PlacedSite]]:
+    """Runs of consecutive snapshots where the error stands at one path and reads the same, newest first.
+
+    Each run comes with its newest occurrence.
     """
-    snapshots = list(snapshots)
-    dated = [s for s in snapshots if s.committed_at is not None]
+    runs: list[list[queries.PlacedSite]] = []
+    open_run: dict[tuple, int] = {}  # (path, reading) -> index of the run it may extend
+    for placed in sorted(occurrences, key=lambda p: (snapshots[p.snapshot_id].rank, p.path)):
+        key = (placed.path, _site_reading(sites[placed.site_id]))
+        index = open_run.get(key)
+        rank = snapshots[placed.snapshot_id].rank
+        if index is not None and snapshots[runs[index][-1].snapshot_id].rank == rank - 1:
+            runs[index].append(placed)
+        else:
+            open_run[key] = len(runs)
+            runs.append([placed])
+    spans = []
+    for run in runs:
+        first, last = snapshots[run[0].snapshot_id], snapshots[run[-1].snapshot_id]
+        site = sites[run[-1].site_id]
+        location = Location(first, run[0].path, site.lineno, site.end_lineno, site.qualname,
+                            until=None if last.rank == newest_rank else last)
+        spans.append(((last.rank, first.rank, run[0].path), location, run[-1]))
+    spans.sort(key=lambda span: span[0], reverse=True)
+    return [(location, newest) for _, location, newest in spans]
 
-    def when(snap: SnapshotInfo) -> datetime:
-        if snap.committed_at is not None:
-            return snap.committed_at
-        if not dated or snap.release is None:
-            return snap.crawled_at
-        version = _version_key(snap.release)
-        later = [d.committed_at for d in dated if d.release and _version_key(d.release) > version]
-        return min(later) - SECOND if later else max(d.committed_at for d in dated) + SECOND  # type: ignore[type-var]
 
-    ordered = sorted(snapshots, key=lambda s: (when(s), s.id))
-    return [replace(snap, rank=rank) for rank, snap in enumerate(ordered)]
+def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], *, newest_rank: int) -> CardHistory:
+    last = snapshots[history.last.id]
+    releases = {r for s in history.snapshots if (r := snapshots[s.id].release)}
+    return CardHistory(
+        first=snapshots[history.first.id],
+        last=None if last.rank == newest_rank else last,
+        retired_since=snapshots[history.retired_since.id] if history.retired_since else None,
+        versions=tuple(sorted(releases, key=version_key)),
+        reworded_from=tuple(ErrorLink(i, "") for i in sorted(set(history.reworded_from))),
+        reworded_to=tuple(ErrorLink(i, "") for i in sorted(set(history.reworded_to))),
+    )
+
+
+def _with_reworded_titles(card: Card, cards: Mapping[str, Card]) -> Card:
+    if not (card.history.reworded_from or card.history.reworded_to):
+        return card
+
+    def titled(links: tuple[ErrorLink, ...]) -> tuple[ErrorLink, ...]:
+        return tuple(ErrorLink(link.error_id, cards[link.error_id].title) for link in links)
+
+    history = replace(card.history, reworded_from=titled(card.history.reworded_from),
+                      reworded_to=titled(card.history.reworded_to))
+    return replace(card, history=history)
 
 
 def _group(placed: Iterable[queries.PlacedSite]) -> dict[str, list[queries.PlacedSite]]:
@@ -261,12 +339,6 @@ def _group(placed: Iterable[queries.PlacedSite]) -> dict[str, list[queries.Place
     for row in placed:
         groups[row.error_id].append(row)
     return groups
-
-
-def _location(placed: queries.PlacedSite, sites: Mapping[int, RaiseSite],
-              snapshots: Mapping[int, SnapshotInfo]) -> Location:
-    site = sites[placed.site_id]
-    return Location(snapshots[placed.snapshot_id], placed.path, site.lineno, site.end_lineno, site.qualname)
 
 
 def _runs_by_error(runs: Iterable[Run], knowledge: Mapping[str, Knowledge]) -> dict[str, list[Run]]:
@@ -301,11 +373,3 @@ def message_title(parts: list[list[str]]) -> str:
 
 def _status_rank(status: str) -> int:
     return STATUS_ORDER.index(status) if status in STATUS_ORDER else len(STATUS_ORDER)
-
-
-def _version_key(version: str) -> tuple:
-    return tuple(int(p) if p.isdigit() else -1 for p in version.replace("rc", ".-1.").split("."))
-
-
-def _negated_version(version: str) -> tuple:
-    return tuple(-p for p in _version_key(version))

@@ -7,12 +7,7 @@ import re
 
 GITHUB_REPO = "https://github.com/jax-ml/jax"
 PYPI_PROJECT = "https://pypi.org/project/jax/"
-_COMMIT = re.compile(r"[0-9a-f]{40}")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def is_commit(ref: str) -> bool:
-    return bool(_COMMIT.fullmatch(ref))
 
 
 def github_url(ref: str, path: str, line: int | None = None, end_line: int | None = None) -> str:
@@ -50,3 +45,8 @@ def card_json_path(error_id: str) -> str:
 def relative_root(page: str) -> str:
     """The prefix leading from `page` (a site-relative path) back to the site root."""
     return "../" * page.count("/")
+
+
+def diff_path(old_label: str, new_label: str) -> str:
+    """The page of the changes from one snapshot to the next, by their labels."""
+    return f"diffs/{slug(old_label + '..' + new_label)}.html"

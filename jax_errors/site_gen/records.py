@@ -20,10 +20,10 @@ import fastjsonschema
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.exceptions import JaxErrorsError
 from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, SnapshotInfo
-from jax_errors.site_gen.links import PYPI_PROJECT, card_json_path, card_path
+from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path
 from jax_errors.site_gen.trigger import trigger_of
 
-SCHEMA_VERSION = "1.0.0"
+SCHEMA_VERSION = "2.0.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -107,6 +107,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "cause": site.cause,
         "source": _source(card),
         "locations": [_location(loc) for loc in card.locations],
+        "history": _history(card),
         "trigger": trigger_of(card).to_json(),
         "knowledge": _knowledge(card),
         "example": _example(card),
@@ -137,10 +138,31 @@ def provenance(card: Card) -> dict[str, str]:
 
 
 def _affected(card: Card) -> dict[str, Any]:
+    """OSV's `affected`: the releases that raise it, and the commit range (introduced, then fixed if retired)."""
+    events: list[dict[str, str]] = [{"introduced": card.history.first.ref}]
+    if card.history.retired_since:
+        events.append({"fixed": card.history.retired_since.ref})
     return {
         "package": {"ecosystem": "PyPI", "name": "jax", "purl": "pkg:pypi/jax"},
         "versions": card.versions,
-        "commits": card.commits,
+        "ranges": [{"type": "GIT", "repo": GITHUB_REPO, "events": events}],
+    }
+
+
+def _history(card: Card) -> dict[str, Any]:
+    history = card.history
+
+    def snapshot(snap: SnapshotInfo | None) -> dict[str, Any] | None:
+        return snapshot_record(snap) if snap else None
+
+    def links(items) -> list[dict[str, str]]:
+        return [{"id": link.error_id, "summary": link.title} for link in items]
+
+    return {
+        "first": snapshot_record(history.first), "last": snapshot(history.last),
+        "current": history.last is None, "retired_since": snapshot(history.retired_since),
+        "versions": list(history.versions),
+        "reworded_from": links(history.reworded_from), "reworded_to": links(history.reworded_to),
     }
 
 
@@ -157,11 +179,9 @@ def _source(card: Card) -> dict[str, Any]:
 
 
 def _location(loc: Location) -> dict[str, Any]:
-    snap = loc.snapshot
     return {
-        "snapshot": snap.label, "commit": snap.commit, "tag": snap.tag, "version": snap.release,
-        "date": timestamp(snap.date), "path": loc.path, "line": loc.lineno, "end_line": loc.end_lineno,
-        "function": loc.qualname, "url": loc.url,
+        "from": snapshot_record(loc.snapshot), "until": snapshot_record(loc.until) if loc.until else None,
+        "path": loc.path, "line": loc.lineno, "end_line": loc.end_lineno, "function": loc.qualname, "url": loc.url,
     }
 
 

@@ -12,7 +12,8 @@ from markupsafe import Markup, escape
 
 from jax_errors.site_gen.catalogue import Card
 from jax_errors.site_gen.highlight import code_block
-from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, is_commit, relative_root
+from jax_errors.crawler.sources import is_commit
+from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, diff_path, relative_root
 
 SITE_NAME = "jax-errors"
 # Raw HTML in curated Markdown is shown as text: knowledge files are data, not markup.
@@ -84,6 +85,7 @@ def environment() -> Environment:
     )
     env.globals.update(
         site_name=SITE_NAME, repo_url=GITHUB_REPO, card_path=card_path, card_json_path=card_json_path,
+        diff_path=lambda diff: diff_path(diff.old.label, diff.new.label),
     )
     return env
 
