@@ -3,7 +3,6 @@
 import json
 import os
 import shutil
-import textwrap
 from dataclasses import asdict
 from pathlib import Path
 
