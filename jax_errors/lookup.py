@@ -27,9 +27,11 @@ PATH_BONUS = 0.05
 # dead code or a rarely taken path.
 REPRODUCED_BONUS = 0.02
 CLASS_PENALTY = 0.1
-_FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
-_EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
-_VALUES = re.compile(r"\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\([^()]*\)|\[[^\[\]]*\]")
+# Fuzzy candidates scored per card asked for: a template match may take one of their places.
+FUZZY_CANDIDATES = 4
+FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
+VALUES = re.compile(r"\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\([^()]*\)|\[[^\[\]]*\]")
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,11 @@ class Entry:
             words.update(tokens)
         return frozenset(words)
 
+    @cached_property
+    def fuzzy_key(self) -> str:
+        """The skeleton as fuzzy matching sees it, placeholders dropped."""
+        return normalize(self.template.skeleton.replace("{}", " "))
+
 
 @dataclass(frozen=True)
 class Match:
@@ -90,7 +97,7 @@ def parse_query(text: str) -> Query:
     frames = []
     last_frame = -1
     for i, line in enumerate(lines):
-        found = _FRAME.search(line)
+        found = FRAME.search(line)
         if found:
             last_frame = i
             path = _jax_relative(found["file"])
@@ -98,7 +105,7 @@ def parse_query(text: str) -> Query:
                 frames.append((path, int(found["line"])))
     rest = lines[last_frame + 1:] if last_frame >= 0 else lines
     for i, line in enumerate(rest):
-        head = _EXCEPTION_LINE.match(line)
+        head = EXCEPTION_LINE.match(line)
         if head and (last_frame < 0 or not line.startswith(" ")):
             message = "\n".join([head["msg"] or "", *rest[i + 1:]]).strip()
             return Query(message, head["cls"].rpartition(".")[2], tuple(frames))
@@ -114,8 +121,9 @@ def _jax_relative(file: str) -> str | None:
     return file[index + 1:]
 
 
-def _normalize(text: str) -> str:
-    return " ".join(_VALUES.sub(" ", text).split()).lower()
+def normalize(text: str) -> str:
+    """The text fuzzy matching compares: values dropped, whitespace folded, lower case."""
+    return " ".join(VALUES.sub(" ", text).split()).lower()
 
 
 class LookupIndex:
@@ -124,7 +132,7 @@ class LookupIndex:
     def __init__(self, entries: list[Entry], reproduced: frozenset[str] = frozenset()) -> None:
         self.entries = entries
         self.reproduced = reproduced
-        self._fuzzy_keys = [_normalize(e.template.skeleton.replace("{}", " ")) for e in entries]
+        self._fuzzy_keys = [e.fuzzy_key for e in entries]
 
     @classmethod
     def from_session(cls, session: Session) -> LookupIndex:
@@ -171,7 +179,7 @@ class LookupIndex:
                 coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
                 matches[entry.error_id] = Match(entry, 0.9 + 0.1 * coverage, "template")
         for _key, ratio, index in process.extract(
-            _normalize(message), self._fuzzy_keys, scorer=fuzz.token_set_ratio, limit=limit * 4
+            normalize(message), self._fuzzy_keys, scorer=fuzz.token_set_ratio, limit=limit * FUZZY_CANDIDATES
         ):
             entry = self.entries[index]
             score = FUZZY_CEILING * ratio / 100
