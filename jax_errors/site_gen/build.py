@@ -17,6 +17,7 @@ from jax_errors.knowledge import DEFAULT_KNOWLEDGE_DIR, Knowledge, load_knowledg
 from jax_errors.site_gen import records
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, slug
+from jax_errors.site_gen.lookup_index import LOOKUP_PATH, LOOKUP_SCHEMA, lookup_record, open_index
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import render_page
 from jax_errors.site_gen.output import SiteOutput, digest
@@ -115,6 +116,7 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     report.pages += 3 + _write_diffs(out, catalogue)
     entries["errors.json"] = _write_record(
         out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
+    _write_record(out, LOOKUP_PATH, lookup_record(open_index(engine), catalogue), LOOKUP_SCHEMA, config.validate)
     out.write("api/all.zip", records.zip_bytes(entries))
     _copy_static(out)
     out.finish()
