@@ -20,6 +20,9 @@ from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.db.queries import class_messages, reproduced_error_ids
 from jax_errors.history import label, ordered_snapshots
 
+# A template match scores TEMPLATE_BASE plus COVERAGE_WEIGHT times the share of the message it spells out.
+TEMPLATE_BASE = 0.9
+COVERAGE_WEIGHT = 0.1
 FUZZY_CEILING = 0.85
 FUZZY_FLOOR = 0.5
 PATH_BONUS = 0.05
@@ -177,7 +180,7 @@ class LookupIndex:
                 continue
             if entry.regex.fullmatch(message):
                 coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
-                matches[entry.error_id] = Match(entry, 0.9 + 0.1 * coverage, "template")
+                matches[entry.error_id] = Match(entry, TEMPLATE_BASE + COVERAGE_WEIGHT * coverage, "template")
         for _key, ratio, index in process.extract(
             normalize(message), self._fuzzy_keys, scorer=fuzz.token_set_ratio, limit=limit * FUZZY_CANDIDATES
         ):

@@ -50,6 +50,7 @@ def lookup_record(index: LookupIndex, catalogue: Catalogue) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "scoring": {
+            "template_base": lookup.TEMPLATE_BASE, "coverage_weight": lookup.COVERAGE_WEIGHT,
             "fuzzy_ceiling": lookup.FUZZY_CEILING, "fuzzy_floor": lookup.FUZZY_FLOOR,
             "fuzzy_candidates": lookup.FUZZY_CANDIDATES, "path_bonus": lookup.PATH_BONUS,
             "reproduced_bonus": lookup.REPRODUCED_BONUS, "class_penalty": lookup.CLASS_PENALTY, "limit": 5,
