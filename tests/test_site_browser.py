@@ -98,3 +98,52 @@ def test_header_search_box_carries_the_query(page, base_url):
     first.wait_for(timeout=TIMEOUT_MS)
     assert first.get_attribute("href") == f"/errors/{SEED_ID}.html"
     assert page.errors == []
+
+
+TRACEBACK = f'''Traceback (most recent call last):
+  File "/home/me/train.py", line 12, in <module>
+    y = f(x)
+  File "/usr/lib/python3.12/site-packages/jax/_src/lax/parallel.py", line 2491, in _all_gather_reduced_effectful_abstract_eval
+    raise ValueError('all_gather_reduced only accepts inputs that are'
+ValueError: {SEED_QUERY}. Got f32[1]
+'''
+
+
+def test_pasted_traceback_lists_the_seed_card_first(page, base_url):
+    page.goto(base_url + "search.html")
+    page.locator("#lookup-input").fill(TRACEBACK)
+    first = page.locator("#lookup-results li").first
+    first.wait_for(timeout=TIMEOUT_MS)
+    assert first.locator("a.lookup-link").get_attribute("href") == base_url + f"errors/{SEED_ID}.html"
+    assert first.locator(".lookup-score").inner_text() == "1.000"  # template, class, frame and reproduction
+    assert "lookup-template" in first.locator(".lookup-score").get_attribute("class")
+    assert page.errors == []
+
+
+def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db_path):
+    """static/lookup.js over api/lookup.json gives lookup.py's cards, scores and order on 50 real messages."""
+    import json
+
+    from sqlalchemy.orm import Session
+
+    from jax_errors.db.engine import open_database
+    from jax_errors.lookup import LookupIndex, Query, parse_query
+
+    data = json.loads((Path(__file__).parent / "data" / "issue_messages.json").read_text())
+    queries = [{"message": d["message"], "excClass": d["exception"].rpartition(".")[2], "jaxFrames": []}
+               for d in data]
+    with Session(open_database(site_db_path)) as session:
+        index = LookupIndex.from_session(session)
+    expected = [[[m.entry.error_id, m.score, m.how] for m in index.lookup(Query(q["message"], q["excClass"]))]
+                for q in queries]
+    expected.append([[m.entry.error_id, m.score, m.how] for m in index.lookup(parse_query(TRACEBACK))])
+    page.goto(base_url + "search.html")
+    got = page.evaluate("""async ([queries, traceback]) => {
+        const matcher = await window.jaxErrorsLookup.load();
+        matcher.entries.forEach((entry, i) => { if (entry.regex) matcher.regexOf(i); });  // every regex compiles
+        const rank = q => matcher.lookup(q).map(m => [m.entry.id, m.score, m.how]);
+        return queries.map(rank).concat([rank(traceback)]);
+    }""", [queries, TRACEBACK])
+    assert sum(1 for e in expected if e) >= 45  # the comparison covers real matches, not empty lists
+    assert got == expected
+    assert page.errors == []

@@ -21,6 +21,9 @@ from jax_errors.db.models import ConfirmedTrigger, RaisesAssert, RaiseSite, Stat
 from jax_errors.db.queries import (
     find_snapshot, site_at, static_links_for_error, trigger_stats, triggers_for_error,
 )
+from jax_errors.site_gen import records
+from jax_errors.site_gen.build import render_card
+from jax_errors.site_gen.catalogue import load_catalogue
 from jax_errors.triggers.asserts import extract_asserts
 from jax_errors.triggers.confirm import confirm_triggers, select_tests
 from jax_errors.triggers.errors import NotMinedError
@@ -381,6 +384,21 @@ def test_confirm_a_real_jax_test_file(suite):
         stats = trigger_stats(session, commit)
     assert (stats.asserts_confirmed, stats.sites_confirmed, stats.confirmed_with_link, stats.confirmed_top_link) \
         == (2, 1, 1, 1)
+    # The card shows the confirmed tests, linked to their lines on GitHub, in its page and its JSON.
+    catalogue = load_catalogue(engine)
+    card = catalogue.cards[site.error_id]
+    record = records.card_record(card)
+    records.validate(record, records.ERROR_SCHEMA)
+    confirmed = record["tests"]["confirmed"]
+    assert [t["node_id"].rpartition("::")[2] for t in confirmed] == ["testAddMore0", "testAddMore1", "testAddShapes"]
+    test_url = f"https://github.com/jax-ml/jax/blob/{commit}/tests/broadcast_test.py#L10"
+    assert (confirmed[2]["url"], confirmed[2]["assert"], record["tests"]["linked_statically"]) \
+        == (test_url, "assertRaisesRegex", 1)
+    page = render_card(card, catalogue)
+    assert "3 tests raise it here" in page and f'<a href="{test_url}">' in page
+    assert "1 assert of JAX's tests expects a message this template can produce" in page
+    others = [c for c in catalogue.cards.values() if c.id != site.error_id]
+    assert all(not c.tests for c in others) and "In JAX's tests" not in render_card(others[0], catalogue)
 
 
 @pytest.mark.slow

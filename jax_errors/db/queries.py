@@ -255,22 +255,32 @@ def asserts_of_commit(session: Session, commit: str) -> list[RaisesAssert]:
 
 def triggers_for_error(session: Session, error_id: str) -> list[TriggeringTest]:
     """The JAX tests whose assert caught this error, raised at its site, by test node id."""
-    rows = session.execute(
+    return confirmed_triggers(session, error_id).get(error_id, [])
+
+
+def confirmed_triggers(session: Session, error_id: str | None = None) -> dict[str, list[TriggeringTest]]:
+    """Per error id (every one, or only `error_id`), the JAX tests whose assert caught it at its site.
+
+    One query for the whole catalogue; each list is by test node id.
+    """
+    query = (
         select(ConfirmedTrigger, RaisesAssert, TriggerRun.commit)
         .join(TriggerRun, TriggerRun.id == ConfirmedTrigger.run_id)
         .join(RaisesAssert, RaisesAssert.id == ConfirmedTrigger.assert_id, isouter=True)
-        .where(ConfirmedTrigger.error_id == error_id, ConfirmedTrigger.status == "confirmed")
-        .order_by(ConfirmedTrigger.node_id, ConfirmedTrigger.id)
-    ).all()
-    return [
-        TriggeringTest(
+        .where(ConfirmedTrigger.status == "confirmed", ConfirmedTrigger.error_id.is_not(None))
+        .order_by(ConfirmedTrigger.error_id, ConfirmedTrigger.node_id, ConfirmedTrigger.id)
+    )
+    if error_id is not None:
+        query = query.where(ConfirmedTrigger.error_id == error_id)
+    found: dict[str, list[TriggeringTest]] = {}
+    for trigger, mined, commit in session.execute(query):
+        found.setdefault(trigger.error_id, []).append(TriggeringTest(
             trigger.node_id, mined.path if mined else trigger.node_id.partition("::")[0],
             mined.lineno if mined else trigger.test_line, mined.assert_kind if mined else None,
             mined.pattern_kind if mined else None, mined.pattern if mined else None,
             trigger.exc_class, trigger.count, commit,
-        )
-        for trigger, mined, commit in rows
-    ]
+        ))
+    return found
 
 
 def static_links_for_error(session: Session, error_id: str) -> list[tuple[RaisesAssert, float]]:
@@ -280,6 +290,14 @@ def static_links_for_error(session: Session, error_id: str) -> list[tuple[Raises
         .where(StaticLink.error_id == error_id)
         .order_by(StaticLink.score.desc(), RaisesAssert.path, RaisesAssert.lineno)
     )]
+
+
+def static_link_counts(session: Session) -> dict[str, int]:
+    """Per error id, how many mined asserts its template was linked to statically (by pattern alone)."""
+    return dict(session.execute(
+        select(StaticLink.error_id, func.count(func.distinct(StaticLink.assert_id)))
+        .where(StaticLink.error_id.is_not(None)).group_by(StaticLink.error_id)
+    ).all())
 
 
 def trigger_stats(session: Session, commit: str | None = None) -> TriggerStats:

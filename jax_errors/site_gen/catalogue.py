@@ -166,6 +166,8 @@ class Card:
     runs: tuple[Run, ...] = ()  # best first
     aliases: tuple[str, ...] = ()  # file-level base ids, where a shared one made the id mix in its path
     related: tuple[Related, ...] = field(default=())
+    tests: tuple[queries.TriggeringTest, ...] = ()  # JAX tests whose assert caught it at its site
+    linked_asserts: int = 0  # mined asserts whose pattern alone points at it
 
     @property
     def exc_class(self) -> str:
@@ -250,6 +252,8 @@ def load_catalogue(
         placed = queries.catalogue_occurrences(session)
         sites = queries.catalogue_sites(session)
         runs = [Run.from_row(row) for row in queries.all_reproductions(session)]
+        tests = queries.confirmed_triggers(session)
+        linked = queries.static_link_counts(session)
         for site in sites.values():
             session.expunge(site)
     knowledge = dict(knowledge or {})
@@ -267,6 +271,7 @@ def load_catalogue(
             knowledge=entry, case=_case_for(error_id, entry, cases_by_name, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
+            tests=tuple(tests.get(error_id, ())), linked_asserts=linked.get(error_id, 0),
         )
     cards = {key: _with_reworded_titles(card, cards) for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),

@@ -20,7 +20,7 @@ import fastjsonschema
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.exceptions import JaxErrorsError
 from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, SnapshotInfo
-from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path
+from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, github_url
 from jax_errors.site_gen.trigger import trigger_of
 
 SCHEMA_VERSION = "2.0.0"
@@ -109,6 +109,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "locations": [_location(loc) for loc in card.locations],
         "history": _history(card),
         "trigger": trigger_of(card).to_json(),
+        "tests": _tests(card),
         "knowledge": _knowledge(card),
         "example": _example(card),
         "reproduction": {"status": card.status, "runs": [_run(run) for run in card.runs]},
@@ -130,6 +131,7 @@ def provenance(card: Card) -> dict[str, str]:
     )
     fields["trigger"] = REPRODUCED if trigger_of(card).from_frames else EXTRACTED
     fields["reproduction"] = REPRODUCED
+    fields["tests"] = REPRODUCED
     if card.knowledge:
         fields.update(dict.fromkeys(("details", "knowledge"), CURATED))
     if card.case:
@@ -146,6 +148,19 @@ def _affected(card: Card) -> dict[str, Any]:
         "package": {"ecosystem": "PyPI", "name": "jax", "purl": "pkg:pypi/jax"},
         "versions": card.versions,
         "ranges": [{"type": "GIT", "repo": GITHUB_REPO, "events": events}],
+    }
+
+
+def _tests(card: Card) -> dict[str, Any]:
+    """The JAX tests confirmed to raise the error at its site, and how many asserts point at it by pattern."""
+    return {
+        "confirmed": [
+            {"node_id": t.node_id, "path": t.path, "line": t.line, "commit": t.commit,
+             "url": github_url(t.commit, t.path, t.line), "assert": t.assert_kind,
+             "pattern_kind": t.pattern_kind, "pattern": t.pattern, "class": t.exc_class, "caught": t.count}
+            for t in card.tests
+        ],
+        "linked_statically": card.linked_asserts,
     }
 
 

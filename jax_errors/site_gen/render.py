@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from jax_errors.site_gen.catalogue import Card
 from jax_errors.site_gen.highlight import code_block
 from jax_errors.crawler.sources import is_commit
-from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, diff_path, relative_root
+from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, diff_path, github_url, relative_root
 
 SITE_NAME = "jax-errors"
 # Raw HTML in curated Markdown is shown as text: knowledge files are data, not markup.
@@ -85,7 +85,7 @@ def environment() -> Environment:
     )
     env.globals.update(
         site_name=SITE_NAME, repo_url=GITHUB_REPO, card_path=card_path, card_json_path=card_json_path,
-        diff_path=lambda diff: diff_path(diff.old.label, diff.new.label),
+        diff_path=lambda diff: diff_path(diff.old.label, diff.new.label), github_url=github_url,
     )
     return env
 
