@@ -2,12 +2,14 @@
 
 A message that a template fully matches scores 0.9 to 1.0 (more literal text matched, higher).
 A reworded message (another jax version, or a template with opaque pieces) falls back to fuzzy
-matching on the skeleton and scores below 0.9.
+matching on the skeleton, and on messages the error was seen raising (by a reproduction case or
+a JAX test), and scores below 0.9.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -17,18 +19,20 @@ from sqlalchemy.orm import Session
 
 from jax_errors.crawler.templates import Template, template_regex
 from jax_errors.db.models import Occurrence, RaiseSite
-from jax_errors.db.queries import class_messages, reproduced_error_ids
+from jax_errors.db.queries import class_messages, observed_messages
 from jax_errors.history import label, ordered_snapshots
 
+# Messages an error was seen raising that fuzzy matching compares too, per error.
+EXAMPLES_PER_ERROR = 3
 # A template match scores TEMPLATE_BASE plus COVERAGE_WEIGHT times the share of the message it spells out.
 TEMPLATE_BASE = 0.9
 COVERAGE_WEIGHT = 0.1
 FUZZY_CEILING = 0.85
 FUZZY_FLOOR = 0.5
 PATH_BONUS = 0.05
-# Between sites with the same words, one a reproduction reached is the likelier: the other may be
+# Between sites with the same words, one seen raising (a reproduction or a JAX test) is the likelier: the other may be
 # dead code or a rarely taken path.
-REPRODUCED_BONUS = 0.02
+RAISED_BONUS = 0.02
 CLASS_PENALTY = 0.1
 # Fuzzy candidates scored per card asked for: a template match may take one of their places.
 FUZZY_CANDIDATES = 4
@@ -47,6 +51,7 @@ class Entry:
     path: str
     lineno: int
     snapshot: str
+    examples: tuple[str, ...] = ()  # fuzzy keys of messages it was seen raising, at most EXAMPLES_PER_ERROR
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -75,7 +80,12 @@ class Entry:
     @cached_property
     def fuzzy_key(self) -> str:
         """The skeleton as fuzzy matching sees it, placeholders dropped."""
-        return normalize(self.template.skeleton.replace("{}", " "))
+        return skeleton_key(self.template)
+
+    @property
+    def fuzzy_keys(self) -> tuple[str, ...]:
+        """What fuzzy matching compares a message with: the skeleton, then the messages seen."""
+        return (self.fuzzy_key, *self.examples)
 
 
 @dataclass(frozen=True)
@@ -129,13 +139,19 @@ def normalize(text: str) -> str:
     return " ".join(VALUES.sub(" ", text).split()).lower()
 
 
+def skeleton_key(template: Template) -> str:
+    """A template's skeleton as fuzzy matching sees it: placeholders and values dropped."""
+    return normalize(template.skeleton.replace("{}", " "))
+
+
 class LookupIndex:
     """Every error id of the catalogue with its newest template, ready to match messages."""
 
-    def __init__(self, entries: list[Entry], reproduced: frozenset[str] = frozenset()) -> None:
+    def __init__(self, entries: list[Entry], raised: frozenset[str] = frozenset()) -> None:
         self.entries = entries
-        self.reproduced = reproduced
-        self._fuzzy_keys = [e.fuzzy_key for e in entries]
+        self.raised = raised  # error ids seen raising at run time: a case reproduced them or a JAX test
+        self._fuzzy_keys = [key for e in entries for key in e.fuzzy_keys]
+        self._key_entry = [i for i, e in enumerate(entries) for _ in e.fuzzy_keys]
 
     @classmethod
     def from_session(cls, session: Session) -> LookupIndex:
@@ -155,6 +171,7 @@ class LookupIndex:
                           for c, site in class_messages(session, snapshot).items()}
             for snapshot in snapshots
         }
+        observed = observed_messages(session)
         entries = []
         for error_id, (position, site_id, path) in sorted(newest.items()):
             site = sites[site_id]
@@ -165,8 +182,9 @@ class LookupIndex:
                 template = class_templates[snapshot.id][site.exc_class]
             entries.append(Entry(
                 error_id, site.exc_class or site.exc_expr, template, path, site.lineno, label(snapshot),
+                _examples(observed.get(error_id, ()), template),
             ))
-        return cls(entries, frozenset(reproduced_error_ids(session)))
+        return cls(entries, frozenset(observed))
 
     def lookup(self, query: Query | str, *, limit: int = 5) -> list[Match]:
         """The best-scoring cards for a message, best first."""
@@ -181,9 +199,7 @@ class LookupIndex:
             if entry.regex.fullmatch(message):
                 coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
                 matches[entry.error_id] = Match(entry, TEMPLATE_BASE + COVERAGE_WEIGHT * coverage, "template")
-        for _key, ratio, index in process.extract(
-            normalize(message), self._fuzzy_keys, scorer=fuzz.token_set_ratio, limit=limit * FUZZY_CANDIDATES
-        ):
+        for index, ratio in self._fuzzy(normalize(message))[:limit * FUZZY_CANDIDATES]:
             entry = self.entries[index]
             score = FUZZY_CEILING * ratio / 100
             if score >= FUZZY_FLOOR and entry.error_id not in matches:
@@ -192,15 +208,30 @@ class LookupIndex:
         ranked.sort(key=lambda m: (-m.score, m.entry.error_id))
         return ranked[:limit]
 
+    def _fuzzy(self, key: str) -> list[tuple[int, float]]:
+        """(entry index, its best ratio over its fuzzy keys), best first, ties in entry order."""
+        best: dict[int, float] = {}
+        for _key, ratio, key_index in process.extract(key, self._fuzzy_keys, scorer=fuzz.token_set_ratio, limit=None):
+            index = self._key_entry[key_index]
+            best[index] = max(ratio, best.get(index, 0.0))
+        return sorted(best.items(), key=lambda item: (-item[1], item[0]))
+
     def _adjust(self, match: Match, query: Query) -> Match:
         score = match.score
         if query.exc_class and match.entry.exc_class.rpartition(".")[2] != query.exc_class:
             score -= CLASS_PENALTY
         if query.jax_frames and match.entry.path == query.jax_frames[-1][0]:
             score += PATH_BONUS
-        if match.entry.error_id in self.reproduced:
-            score += REPRODUCED_BONUS
+        if match.entry.error_id in self.raised:
+            score += RAISED_BONUS
         return Match(match.entry, round(min(score, 1.0), 4), match.how)
+
+
+def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:
+    """Distinct fuzzy keys of observed messages, other than the skeleton's own, in a stable order."""
+    own = skeleton_key(template)
+    keys = sorted({key for m in messages if (key := normalize(m)) and key != own}, key=lambda k: (len(k), k))
+    return tuple(keys[:EXAMPLES_PER_ERROR])
 
 
 def _sites(session: Session, ids: list[int]) -> list[RaiseSite]:

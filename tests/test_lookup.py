@@ -88,3 +88,45 @@ def test_accuracy_on_real_messages_from_jax_issues(crawled_db, index):
             hits += bool(matches) and matches[0].entry.error_id == want
     # Measured 22/46 without reproductions in the catalogue (25/46 with them); a drop is a regression.
     assert hits >= 22
+
+
+VMAP_MESSAGE = ("vmap got inconsistent sizes for array axes to be mapped:\n"
+                "  * one axis had size 3: axis 0 of argument x of type float32[3];\n"
+                "  * one axis had size 4: axis 0 of argument y of type float32[4]")
+
+
+def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_db_path, tmp_path):
+    """`_mapped_axis_size` words its message in a list: only a message a JAX test caught tells it apart."""
+    import shutil
+    from datetime import datetime, timezone
+
+    from jax_errors.db.engine import open_database
+    from jax_errors.db.models import ConfirmedTrigger, TriggerRun
+    from jax_errors.lookup import EXAMPLES_PER_ERROR, RAISED_BONUS, Query, skeleton_key
+
+    path = tmp_path / "catalogue.db"
+    shutil.copy(installed_db_path, path)
+    engine = open_database(path)
+    query = Query("vmap got inconsistent sizes for array axes to be mapped:\n  * one axis had size 2: axis 0 of "
+                  "argument a of type int32[2];\n  * one axis had size 5: axis 1 of argument b of type int32[7,5]",
+                  "ValueError")
+    with Session(engine) as session:
+        before = LookupIndex.from_session(session)
+        [opaque] = [e for e in before.entries if e.template.text == "{''.join(msg)[:-2]}"]
+        assert opaque.error_id not in [m.entry.error_id for m in before.lookup(query)]
+        run = TriggerRun(commit="0" * 40, path="tests/api_test.py", jax_version="0.10.2", status="ran", exit_code=0,
+                         selected=1, passed=1, failed=0, skipped=0, seconds=1.0, ran_at=datetime.now(timezone.utc))
+        session.add(run)
+        for i in range(EXAMPLES_PER_ERROR + 2):  # the same message twice, and more than are kept
+            run.triggers.append(ConfirmedTrigger(
+                node_id=f"tests/api_test.py::APITest::testVmapSizes{i}", test_line=10, status="confirmed",
+                matched=True, exc_class="ValueError", message=VMAP_MESSAGE + "." * (i // 2),
+                error_id=opaque.error_id))
+        session.commit()
+        after = LookupIndex.from_session(session)
+    [seen] = [e for e in after.entries if e.error_id == opaque.error_id]
+    assert len(seen.examples) == EXAMPLES_PER_ERROR and skeleton_key(seen.template) not in seen.examples
+    assert opaque.error_id in after.raised
+    [best, *_] = after.lookup(query)
+    assert (best.entry.error_id, best.how) == (opaque.error_id, "fuzzy")
+    assert 0.85 * 0.9 + RAISED_BONUS < best.score < 0.9  # close to the example, below any template match

@@ -202,11 +202,20 @@ def class_messages(session: Session, snapshot: Snapshot) -> dict[str, RaiseSite]
     return {site.exc_class: site for site in rows if site.exc_class}
 
 
-def reproduced_error_ids(session: Session) -> set[str]:
-    """Error ids that some reproduction case raised, on any jax version."""
-    return set(session.scalars(
-        select(Reproduction.error_id).where(Reproduction.status == "reproduced", Reproduction.error_id.is_not(None))
-    ))
+def observed_messages(session: Session) -> dict[str, list[str]]:
+    """Per error id, the messages it was seen raising: by a reproduction case, or caught by a JAX test."""
+    found: dict[str, list[str]] = {}
+    for error_id, message in session.execute(
+        select(Reproduction.error_id, Reproduction.observed_message)
+        .where(Reproduction.status == "reproduced", Reproduction.error_id.is_not(None),
+               Reproduction.observed_message.is_not(None))
+        .union_all(
+            select(ConfirmedTrigger.error_id, ConfirmedTrigger.message)
+            .where(ConfirmedTrigger.status == "confirmed", ConfirmedTrigger.error_id.is_not(None))
+        )
+    ):
+        found.setdefault(error_id, []).append(message)
+    return found
 
 
 # Triggers mined from JAX's tests ------------------------------------------------------------

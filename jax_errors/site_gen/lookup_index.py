@@ -53,7 +53,7 @@ def lookup_record(index: LookupIndex, catalogue: Catalogue) -> dict[str, Any]:
             "template_base": lookup.TEMPLATE_BASE, "coverage_weight": lookup.COVERAGE_WEIGHT,
             "fuzzy_ceiling": lookup.FUZZY_CEILING, "fuzzy_floor": lookup.FUZZY_FLOOR,
             "fuzzy_candidates": lookup.FUZZY_CANDIDATES, "path_bonus": lookup.PATH_BONUS,
-            "reproduced_bonus": lookup.REPRODUCED_BONUS, "class_penalty": lookup.CLASS_PENALTY, "limit": 5,
+            "raised_bonus": lookup.RAISED_BONUS, "class_penalty": lookup.CLASS_PENALTY, "limit": 5,
         },
         "syntax": {
             "space": python_space(),
@@ -62,11 +62,11 @@ def lookup_record(index: LookupIndex, catalogue: Catalogue) -> dict[str, Any]:
             "values": js_regex(lookup.VALUES.pattern, lookup.VALUES.flags),
         },
         "count": len(index.entries),
-        "entries": [_entry(entry, titles, index.reproduced) for entry in index.entries],
+        "entries": [_entry(entry, titles, index.raised) for entry in index.entries],
     }
 
 
-def _entry(entry: Entry, titles: Mapping[str, str], reproduced: frozenset[str]) -> dict[str, Any]:
+def _entry(entry: Entry, titles: Mapping[str, str], raised: frozenset[str]) -> dict[str, Any]:
     regex = None
     if entry.literal_length:  # lookup never tries a template without literal text
         regex = "^(?:" + js_regex(entry.regex.pattern, entry.regex.flags, space=_TEMPLATE_SPACE) + ")$"
@@ -75,7 +75,7 @@ def _entry(entry: Entry, titles: Mapping[str, str], reproduced: frozenset[str]) 
         "href": card_path(entry.error_id), "path": entry.path, "line": entry.lineno,
         "regex": regex, "literal_length": entry.literal_length,
         "anchors": " ".join(sorted(entry.anchor_words)), "fuzzy_key": entry.fuzzy_key,
-        "reproduced": entry.error_id in reproduced,
+        "examples": list(entry.examples), "raised": entry.error_id in raised,
     }
 
 

@@ -171,7 +171,7 @@
     var text = pyText(syntax.space);
     var entries = record.entries;
     var anchors = entries.map(function (e) { return e.anchors ? e.anchors.split(" ") : []; });
-    var keys = entries.map(function (e) { return tokenSet(e.fuzzy_key); });
+    var keys = entries.map(function (e) { return [e.fuzzy_key].concat(e.examples).map(tokenSet); });
     var regexes = new Array(entries.length);
 
     function normalize(s) {
@@ -231,8 +231,10 @@
         }
       });
       var asked = tokenSet(normalize(message));
-      var ratios = keys.map(function (key, index) { return [tokenSetRatioOfSets(asked, key), index]; });
-      ratios.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });  // process.extract's order
+      var ratios = keys.map(function (sets, index) {  // an entry's best ratio over its skeleton and examples
+        return [Math.max.apply(null, sets.map(function (key) { return tokenSetRatioOfSets(asked, key); })), index];
+      });
+      ratios.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });  // best first, ties in entry order
       ratios.slice(0, limit * scoring.fuzzy_candidates).forEach(function (pair) {
         var entry = entries[pair[1]];
         var score = scoring.fuzzy_ceiling * pair[0] / 100;
@@ -252,7 +254,7 @@
       if (query.excClass && lastDotted(match.entry.class) !== query.excClass) score -= scoring.class_penalty;
       var frames = query.jaxFrames || [];
       if (frames.length && match.entry.path === frames[frames.length - 1][0]) score += scoring.path_bonus;
-      if (match.entry.reproduced) score += scoring.reproduced_bonus;
+      if (match.entry.raised) score += scoring.raised_bonus;
       return {entry: match.entry, score: pyRound(Math.min(score, 1.0), 4), how: match.how};
     }
 
