@@ -82,11 +82,6 @@ class Entry:
         """The skeleton as fuzzy matching sees it, placeholders dropped."""
         return skeleton_key(self.template)
 
-    @property
-    def fuzzy_keys(self) -> tuple[str, ...]:
-        """What fuzzy matching compares a message with: the skeleton, then the messages seen."""
-        return (self.fuzzy_key, *self.examples)
-
 
 @dataclass(frozen=True)
 class Match:
@@ -150,8 +145,9 @@ class LookupIndex:
     def __init__(self, entries: list[Entry], raised: frozenset[str] = frozenset()) -> None:
         self.entries = entries
         self.raised = raised  # error ids seen raising at run time: a case reproduced them or a JAX test
-        self._fuzzy_keys = [key for e in entries for key in e.fuzzy_keys]
-        self._key_entry = [i for i, e in enumerate(entries) for _ in e.fuzzy_keys]
+        self._skeleton_keys = [e.fuzzy_key for e in entries]
+        self._example_keys = [key for e in entries for key in e.examples]
+        self._example_entry = [i for i, e in enumerate(entries) for _ in e.examples]
 
     @classmethod
     def from_session(cls, session: Session) -> LookupIndex:
@@ -199,7 +195,7 @@ class LookupIndex:
             if entry.regex.fullmatch(message):
                 coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
                 matches[entry.error_id] = Match(entry, TEMPLATE_BASE + COVERAGE_WEIGHT * coverage, "template")
-        for index, ratio in self._fuzzy(normalize(message))[:limit * FUZZY_CANDIDATES]:
+        for index, ratio in self._fuzzy(normalize(message), limit * FUZZY_CANDIDATES):
             entry = self.entries[index]
             score = FUZZY_CEILING * ratio / 100
             if score >= FUZZY_FLOOR and entry.error_id not in matches:
@@ -208,13 +204,22 @@ class LookupIndex:
         ranked.sort(key=lambda m: (-m.score, m.entry.error_id))
         return ranked[:limit]
 
-    def _fuzzy(self, key: str) -> list[tuple[int, float]]:
-        """(entry index, its best ratio over its fuzzy keys), best first, ties in entry order."""
+    def _fuzzy(self, key: str, count: int) -> list[tuple[int, float]]:
+        """The `count` entries whose best ratio over their fuzzy keys is highest: (index, ratio), ties in entry order.
+
+        Two bounded searches give exactly that: an entry among the `count` best has its best key
+        among the `count` best skeletons, or among the `count * EXAMPLES_PER_ERROR` best examples
+        (rapidfuzz orders equal ratios by position, which is entry order in both lists).
+        """
         best: dict[int, float] = {}
-        for _key, ratio, key_index in process.extract(key, self._fuzzy_keys, scorer=fuzz.token_set_ratio, limit=None):
-            index = self._key_entry[key_index]
+        found = [(index, ratio) for _k, ratio, index in process.extract(
+            key, self._skeleton_keys, scorer=fuzz.token_set_ratio, limit=count)]
+        if self._example_keys:
+            found += [(self._example_entry[i], ratio) for _k, ratio, i in process.extract(
+                key, self._example_keys, scorer=fuzz.token_set_ratio, limit=count * EXAMPLES_PER_ERROR)]
+        for index, ratio in found:
             best[index] = max(ratio, best.get(index, 0.0))
-        return sorted(best.items(), key=lambda item: (-item[1], item[0]))
+        return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:count]
 
     def _adjust(self, match: Match, query: Query) -> Match:
         score = match.score

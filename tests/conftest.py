@@ -80,6 +80,25 @@ class GitRepoBuilder:
 
 
 @pytest.fixture
+def two_errors() -> dict[str, str]:
+    """Two jax modules of one raise each, for `git_repo.commit`: a ValueError with a value, a TypeError without."""
+    return {
+        "jax/core.py": '''
+            def check(x):
+                if x < 0:
+                    raise ValueError(f"x must be non-negative, got {x}")
+                return x
+        ''',
+        "jax/other.py": '''
+            def other(name):
+                if not name:
+                    raise TypeError("a name is needed")
+                return name
+        ''',
+    }
+
+
+@pytest.fixture
 def git_repo(tmp_path: Path) -> GitRepoBuilder:
     builder = GitRepoBuilder(tmp_path / "jax")
     yield builder

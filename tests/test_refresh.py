@@ -36,18 +36,6 @@ PACKAGE = {
     ''',
     "jax/version.py": '_version = "0.0.1"\n',
 }
-CORE = '''
-    def check(x):
-        if x < 0:
-            raise ValueError(f"x must be non-negative, got {x}")
-        return x
-'''
-OTHER = '''
-    def other(name):
-        if not name:
-            raise TypeError("a name is needed")
-        return name
-'''
 CASES = {
     "negative_check": ("ValueError", "x must be non-negative", "jax.core.check(-1)", "jax.core.check(1)", "core"),
     "empty_name": ("TypeError", "a name is needed", "jax.other.other('')", "jax.other.other('a')", "other"),
@@ -77,9 +65,9 @@ def write_cases(folder):
 
 
 @pytest.fixture
-def setting(tmp_path, git_repo, monkeypatch):
+def setting(tmp_path, git_repo, two_errors, monkeypatch):
     monkeypatch.setenv("JAX_ERRORS_CACHE", str(tmp_path / "cache"))
-    first = git_repo.commit({**PACKAGE, "jax/core.py": CORE, "jax/other.py": OTHER}, "one")
+    first = git_repo.commit({**PACKAGE, **two_errors}, "one")
     engine = open_database(tmp_path / "catalogue.db")
     cases = write_cases(tmp_path / "cases")
     with JaxCheckout(git_repo.path) as checkout:
@@ -102,9 +90,9 @@ def test_cases_run_on_a_commits_own_source(setting):
     }
 
 
-def test_refresh_reruns_only_the_cases_whose_site_changed(setting, git_repo, tmp_path):
+def test_refresh_reruns_only_the_cases_whose_site_changed(setting, git_repo, two_errors, tmp_path):
     engine, cases, _first = setting
-    moved = git_repo.commit({"jax/core.py": "# a new first line\n\n" + textwrap.dedent(CORE).lstrip()}, "move")
+    moved = git_repo.commit({"jax/core.py": "# a new first line\n\n" + textwrap.dedent(two_errors["jax/core.py"]).lstrip()}, "move")
     site = SiteConfig(out=tmp_path / "site", knowledge_dir=tmp_path / "none", cases_dir=tmp_path / "cases",
                       search=False)
     with JaxCheckout(git_repo.path) as checkout:
@@ -115,11 +103,11 @@ def test_refresh_reruns_only_the_cases_whose_site_changed(setting, git_repo, tmp
     assert report.site is not None and (site.out / "index.html").is_file()
 
 
-def test_a_commit_whose_jax_will_not_import_is_reported_and_nothing_is_lost(setting, git_repo):
+def test_a_commit_whose_jax_will_not_import_is_reported_and_nothing_is_lost(setting, git_repo, two_errors):
     engine, cases, first = setting
     broken = git_repo.commit({
         "jax/__init__.py": 'raise RuntimeError("jaxlib is version 0.0.0, but this jax requires 0.0.2")\n',
-        "jax/core.py": CORE.replace("got {x}", "but got {x}"),
+        "jax/core.py": two_errors["jax/core.py"].replace("got {x}", "but got {x}"),
     }, "needs a newer jaxlib")
     with JaxCheckout(git_repo.path) as checkout:
         report = refresh(engine, checkout, "main", cases=cases)

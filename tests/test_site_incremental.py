@@ -14,29 +14,17 @@ from jax_errors.site_gen.build import SiteConfig, build_site
 from jax_errors.site_gen.links import card_path
 from jax_errors.site_gen.output import BUILDING, MARKER
 
-CORE = '''
-    def check(x):
-        if x < 0:
-            raise ValueError(f"x must be non-negative, got {x}")
-        return x
-'''
-OTHER = '''
-    def other(name):
-        if not name:
-            raise TypeError("a name is needed")
-        return name
-'''
 
 
 @pytest.fixture
-def catalogue(fresh_db, git_repo):
+def catalogue(fresh_db, git_repo, two_errors):
     """A database of one commit, and a function crawling a second one that rewords `check`'s error."""
-    first = git_repo.commit({"jax/core.py": CORE, "jax/other.py": OTHER}, "one")
+    first = git_repo.commit(two_errors, "one")
     with JaxCheckout(git_repo.path) as checkout:
         crawl_snapshot(fresh_db, checkout.snapshot(first))
 
     def reword() -> str:
-        second = git_repo.commit({"jax/core.py": CORE.replace("got {x}", "but got {x}")}, "two")
+        second = git_repo.commit({"jax/core.py": two_errors["jax/core.py"].replace("got {x}", "but got {x}")}, "two")
         with JaxCheckout(git_repo.path) as checkout:
             crawl_snapshot(fresh_db, checkout.snapshot(second))
         return second
