@@ -162,10 +162,10 @@ class LookupIndex:
             if error_id not in newest or position > newest[error_id][0]:
                 newest[error_id] = (position, site_id, path)
         sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
-        class_templates = {
-            snapshot.id: {c: Template.from_json(site.template_parts)
-                          for c, site in class_messages(session, snapshot).items()}
-            for snapshot in snapshots
+        class_templates = {  # only the snapshots holding some id's newest occurrence
+            snapshots[position].id: {c: Template.from_json(site.template_parts)
+                                     for c, site in class_messages(session, snapshots[position]).items()}
+            for position in {v[0] for v in newest.values()}
         }
         observed = observed_messages(session)
         entries = []
