@@ -395,7 +395,9 @@ def test_confirm_a_real_jax_test_file(suite):
     assert (confirmed[2]["url"], confirmed[2]["assert"], record["tests"]["linked_statically"]) \
         == (test_url, "assertRaisesRegex", 1)
     page = render_card(card, catalogue)
-    assert "3 tests raise it here" in page and f'<a href="{test_url}">' in page
+    assert [(a.line, len(a.node_ids)) for a in card.tested_asserts] == [(10, 1), (confirmed[0]["line"], 2)]
+    assert "2 asserts in 3 tests catch it raised here" in page and f'<a href="{test_url}">' in page
+    assert "in <code>BroadcastTest::testAddMore0</code> and 1 other test" in page
     assert "1 assert of JAX's tests expects a message this template can produce" in page
     others = [c for c in catalogue.cards.values() if c.id != site.error_id]
     assert all(not c.tests for c in others) and "In JAX's tests" not in render_card(others[0], catalogue)

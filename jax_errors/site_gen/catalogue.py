@@ -141,6 +141,30 @@ class ErrorLink:
 
 
 @dataclass(frozen=True)
+class TestedAssert:
+    """One assert of JAX's tests that caught the error at its site, and the tests (node ids) that ran it."""
+
+    path: str
+    line: int | None
+    commit: str
+    assert_kind: str | None
+    pattern: str | None
+    node_ids: tuple[str, ...]
+
+
+def tested_asserts(tests: Iterable[queries.TriggeringTest]) -> tuple[TestedAssert, ...]:
+    """Confirmed catches grouped by assert (a parameterized test runs one assert many times), by path and line."""
+    grouped: dict[tuple[str, int | None, str], list[queries.TriggeringTest]] = {}
+    for test in tests:
+        grouped.setdefault((test.path, test.line, test.commit), []).append(test)
+    return tuple(
+        TestedAssert(path, line, commit, group[0].assert_kind, group[0].pattern,
+                     tuple(sorted({t.node_id for t in group})))
+        for (path, line, commit), group in sorted(grouped.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0, kv[0][2]))
+    )
+
+
+@dataclass(frozen=True)
 class CardHistory:
     """When an error was raised, across the crawled snapshots."""
 
@@ -194,6 +218,10 @@ class Card:
     @property
     def run(self) -> Run | None:
         return self.runs[0] if self.runs else None
+
+    @cached_property
+    def tested_asserts(self) -> tuple[TestedAssert, ...]:
+        return tested_asserts(self.tests)
 
     @property
     def modified(self) -> datetime:
