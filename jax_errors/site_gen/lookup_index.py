@@ -33,6 +33,8 @@ _TEMPLATE_SPACE = " "
 _JS_SYNTAX = set("^$\\.*+?()[]{}|/")
 _QUANTIFIER = re.compile(r"\{(?P<low>\d*)(?P<rest>,\d*)?\}")
 _GROUP_STARTS = ("(?:", "(?=", "(?!", "(?<=", "(?<!")
+# Python's \w on str: letters, digits and the underscore, as the inside of a JavaScript class.
+_WORD = "\\p{L}\\p{N}_"
 
 
 class RegexTranslationError(ValueError):
@@ -166,13 +168,14 @@ def _escape(e: str, in_class: bool, space: str | None, pattern: str) -> str:
         if in_class:
             return exact[1:-1]
         return space or exact
-    classes = {"d": ("\\p{Nd}", "\\P{Nd}"), "w": ("\\p{L}\\p{N}_", None)}
-    if e in "dD":
-        return classes["d"][e == "D"]
+    if e == "d":
+        return "\\p{Nd}"
+    if e == "D":
+        return "\\P{Nd}"
     if e == "w":
-        return classes["w"][0] if in_class else "[" + classes["w"][0] + "]"
+        return _WORD if in_class else f"[{_WORD}]"
     if e == "W" and not in_class:
-        return "[^" + classes["w"][0] + "]"
+        return f"[^{_WORD}]"
     if e in "ntrfv":
         return "\\" + e
     if e.isalnum() or e == "_":

@@ -167,15 +167,12 @@ def _tests(card: Card) -> dict[str, Any]:
 def _history(card: Card) -> dict[str, Any]:
     history = card.history
 
-    def snapshot(snap: SnapshotInfo | None) -> dict[str, Any] | None:
-        return snapshot_record(snap) if snap else None
-
     def links(items) -> list[dict[str, str]]:
         return [{"id": link.error_id, "summary": link.title} for link in items]
 
     return {
-        "first": snapshot_record(history.first), "last": snapshot(history.last),
-        "current": history.last is None, "retired_since": snapshot(history.retired_since),
+        "first": snapshot_record(history.first), "last": _optional_snapshot(history.last),
+        "current": history.last is None, "retired_since": _optional_snapshot(history.retired_since),
         "versions": list(history.versions),
         "reworded_from": links(history.reworded_from), "reworded_to": links(history.reworded_to),
     }
@@ -195,7 +192,7 @@ def _source(card: Card) -> dict[str, Any]:
 
 def _location(loc: Location) -> dict[str, Any]:
     return {
-        "from": snapshot_record(loc.snapshot), "until": snapshot_record(loc.until) if loc.until else None,
+        "from": snapshot_record(loc.snapshot), "until": _optional_snapshot(loc.until),
         "path": loc.path, "line": loc.lineno, "end_line": loc.end_lineno, "function": loc.qualname, "url": loc.url,
     }
 
@@ -252,6 +249,10 @@ def snapshot_record(snap: SnapshotInfo) -> dict[str, Any]:
         "label": snap.label, "commit": snap.commit, "tag": snap.tag, "version": snap.release,
         "origin": snap.origin, "date": timestamp(snap.date),
     }
+
+
+def _optional_snapshot(snap: SnapshotInfo | None) -> dict[str, Any] | None:
+    return snapshot_record(snap) if snap else None
 
 
 def index_record(catalogue: Catalogue) -> dict[str, Any]:
