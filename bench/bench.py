@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.engine import open_database
 from jax_errors.exceptions import WorkerError
 
@@ -54,7 +54,7 @@ def fresh_db(tmp: Path, name: str):
 @benchmark
 def crawl(args, results) -> None:
     """Full crawl of one tag vs `git grep -n "raise "` and vs a bare ast.parse of the same blobs."""
-    with JaxCheckout(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
+    with JaxRepository(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
         snapshot = checkout.snapshot(args.tag)
         grep_s, _ = timed(subprocess.run, ["git", f"--git-dir={args.repo}", "grep", "-n", "raise ", args.tag,
                                            "--", "jax/"], capture_output=True, check=False)
@@ -71,7 +71,7 @@ def crawl(args, results) -> None:
 @benchmark
 def releases(args, results) -> None:
     """Crawl of every release tag: distinct blobs parsed vs files seen, time per tag."""
-    with JaxCheckout(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
+    with JaxRepository(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
         engine = fresh_db(Path(tmp), "releases")
         tags = checkout.release_tags()
         files = parsed = 0
@@ -93,13 +93,13 @@ def refresh(args, results) -> None:
     The refresh crawls the commit, re-runs the cases whose raise site changed on its jax source
     (when it accepts the installed jaxlib) and rewrites the site's changed pages.
     """
-    from jax_errors.harness.cases import load_cases
-    from jax_errors.harness.runner import run_cases
-    from jax_errors.harness.source_tree import export_tree
-    from jax_errors.refresh import refresh as refresh_catalogue
+    from jax_errors.crawler.refresh import refresh as refresh_catalogue
+    from jax_errors.reproduce.case_runner import run_cases
+    from jax_errors.reproduce.cases import load_cases
+    from jax_errors.reproduce.source_tree import export_tree
     from jax_errors.site_gen.build import SiteConfig, build_site
 
-    with JaxCheckout(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
+    with JaxRepository(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
         engine = fresh_db(Path(tmp), "refresh")
         commit = checkout.commit(args.refresh_rev)
         parent = commit.parents[0].hexsha
@@ -124,8 +124,8 @@ def refresh(args, results) -> None:
 @benchmark
 def reproduce(args, results) -> None:
     """Reproduction throughput: a pool of long-lived workers vs a fresh process per case."""
-    from jax_errors.harness.cases import load_cases
-    from jax_errors.harness.pool import Worker, WorkerPool, run_on
+    from jax_errors.reproduce.cases import load_cases
+    from jax_errors.reproduce.pool import Worker, WorkerPool, run_on
 
     cases = load_cases(ROOT / "cases")[: args.cases]
     pool_s, _ = timed(lambda: list(WorkerPool(jobs=2, timeout=120).run(cases)))
@@ -183,7 +183,7 @@ def lookup(args, results) -> None:
     from sqlalchemy.orm import Session
 
     from jax_errors.crawler.installed import installed_snapshot
-    from jax_errors.lookup import LookupIndex
+    from jax_errors.lookup.index import LookupIndex
 
     messages = [
         "all_gather_reduced only accepts inputs that are varying. Got f32[1]",

@@ -83,9 +83,9 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
     With no --repo, crawls the installed jax package (recording its version, tag and commit).
     With --repo and no --rev, crawls HEAD.
     """
-    from jax_errors.crawler.checkout import JaxCheckout
     from jax_errors.crawler.crawl import crawl_snapshot, date_undated_snapshots
     from jax_errors.crawler.installed import installed_snapshot
+    from jax_errors.crawler.repository import JaxRepository
 
     if (revs or releases) and not repo:
         raise click.UsageError("--rev and --releases need --repo")
@@ -94,7 +94,7 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
     if installed or not repo:
         snapshots.append(lambda: installed_snapshot())
     if repo:
-        checkout = JaxCheckout(repo)
+        checkout = JaxRepository(repo)
         wanted = list(revs) + (checkout.release_tags() if releases else [])
         if not wanted and not installed:
             wanted = ["HEAD"]
@@ -139,16 +139,16 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
     """
     from pathlib import Path
 
-    from jax_errors.crawler.checkout import JaxCheckout
-    from jax_errors.harness.cases import load_cases
-    from jax_errors.refresh import refresh as refresh_catalogue
+    from jax_errors.crawler.refresh import refresh as refresh_catalogue
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.reproduce.cases import load_cases
     from jax_errors.site_gen.build import SiteConfig
 
     cases = load_cases(cases_dir) if not no_reproduce and Path(cases_dir).is_dir() else []
     site = SiteConfig(out=Path(site_out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir)) \
         if site_out else None
     engine = open_database(db)
-    with JaxCheckout(repo) as checkout, progress_bar(f"refresh {rev}") as progress:
+    with JaxRepository(repo) as checkout, progress_bar(f"refresh {rev}") as progress:
         report = refresh_catalogue(engine, checkout, rev, limit=limit, jobs=jobs, progress=progress,
                                    cases=cases, timeout=timeout, site=site)
     click.echo(report.summary())
@@ -163,8 +163,8 @@ def diff(old, new, full, db) -> None:
     """Errors added, removed and reworded between two crawled snapshots (tag, version or commit)."""
     from sqlalchemy.orm import Session
 
+    from jax_errors.db.history import diff_snapshots
     from jax_errors.db.queries import require_snapshot
-    from jax_errors.history import diff_snapshots
 
     with Session(open_database(db)) as session:
         result = diff_snapshots(session, require_snapshot(session, old), require_snapshot(session, new))
@@ -194,7 +194,7 @@ def lookup(message, limit, as_json, db) -> None:
 
     from sqlalchemy.orm import Session
 
-    from jax_errors.lookup import LookupIndex, parse_query
+    from jax_errors.lookup.index import LookupIndex, parse_query
 
     text = message if message is not None else sys.stdin.read()
     if not text.strip():
@@ -265,8 +265,8 @@ def reproduce(names, cases_dir, jobs, timeout, db) -> None:
     Each case runs in a worker process (8 virtual CPU devices, traceback filtering off). Results
     replace the earlier run of the same case on the same jax version.
     """
-    from jax_errors.harness.cases import load_cases
-    from jax_errors.harness.runner import run_cases
+    from jax_errors.reproduce.case_runner import run_cases
+    from jax_errors.reproduce.cases import load_cases
 
     cases = load_cases(cases_dir, names or None)
     engine = open_database(db)
@@ -350,11 +350,11 @@ def triggers_mine(repo, rev, jobs, db) -> None:
     The commit's raise sites are crawled first when the database lacks them. Mining a commit again
     replaces its asserts (and the triggers confirmed for them).
     """
-    from jax_errors.crawler.checkout import JaxCheckout
-    from jax_errors.triggers.mine import git_tests, mine_tests
+    from jax_errors.crawler.mine_tests import git_tests, mine_tests
+    from jax_errors.crawler.repository import JaxRepository
 
     engine = open_database(db)
-    with JaxCheckout(repo) as checkout, progress_bar(f"mine {rev}") as progress:
+    with JaxRepository(repo) as checkout, progress_bar(f"mine {rev}") as progress:
         report = mine_tests(engine, git_tests(checkout, rev), package=lambda: checkout.snapshot(rev),
                             jobs=jobs, progress=progress)
     click.echo(report.summary())
@@ -375,16 +375,16 @@ def triggers_confirm(repo, rev, jobs, timeout, files_glob, db) -> None:
     --rev must be the installed jax's commit (its tag, jax-vX.Y.Z). Each test file runs in its own
     pytest process (8 CPU devices, traceback filtering off), only its asserting tests selected.
     """
-    from jax_errors.crawler.checkout import JaxCheckout
-    from jax_errors.triggers.confirm import confirm_git, require_installed_commit
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.reproduce.confirm import confirm_git, require_installed_commit
 
     kwargs = dict(jobs=jobs, files=files_glob)
     if timeout:
         kwargs["timeout"] = timeout
     engine = open_database(db)
-    with JaxCheckout(repo) as checkout:
+    with JaxRepository(repo) as checkout:
         require_installed_commit(checkout.commit(rev).hexsha)  # before the progress bar shows
-    with JaxCheckout(repo) as checkout, progress_bar(f"confirm {rev}") as progress:
+    with JaxRepository(repo) as checkout, progress_bar(f"confirm {rev}") as progress:
         report = confirm_git(engine, checkout, rev, progress=progress, **kwargs)
     click.echo(report.summary())
 

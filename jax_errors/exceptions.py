@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 
 class JaxErrorsError(Exception):
     """Root of every error jax-errors raises on purpose."""
@@ -74,3 +76,65 @@ class CaseError(JaxErrorsError):
 
 class WorkerError(JaxErrorsError):
     """A reproduction worker process cannot start (jax fails to import, or it does not answer)."""
+
+
+class WorkerDied(JaxErrorsError):
+    """A reproduction worker process ended while the harness waited for its reply (never reaches a user)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class TriggerError(JaxErrorsError):
+    """Mining JAX's tests, or confirming what their asserts catch, cannot go on."""
+
+
+class CommitMismatchError(TriggerError, ValueError):
+    """The tests to run are not of the commit the installed jax was built from."""
+
+    def __init__(self, *, commit: str, installed: str, version: str) -> None:
+        self.commit = commit
+        self.installed = installed
+        super().__init__(
+            f"the tests are of commit {commit[:10]}, but the installed jax {version} was built from "
+            f"{installed[:10]}: confirm the tests of the installed version's tag (jax-v{version})"
+        )
+
+
+class NotMinedError(TriggerError, LookupError):
+    """No assert was mined from the tests of this commit yet."""
+
+    def __init__(self, commit: str) -> None:
+        self.commit = commit
+        super().__init__(f"no asserts mined at {commit[:10]} (run `jax-errors triggers mine` first)")
+
+
+class RegexTranslationError(JaxErrorsError, ValueError):
+    """A Python regex uses syntax the browser's lookup (lookup.js) has no translation for."""
+
+
+class KnowledgeError(JaxErrorsError):
+    """A curated knowledge file is malformed."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"bad knowledge file {path}: {reason}")
+
+
+class SiteError(JaxErrorsError):
+    """The site cannot be built where asked."""
+
+
+class RecordError(SiteError):
+    """A generated JSON record does not match its schema (a bug in the generator or the schema)."""
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = reason
+        super().__init__(f"{name} does not match its schema: {reason}")
+
+
+class SearchIndexError(SiteError):
+    """Pagefind is missing or failed to index the site."""

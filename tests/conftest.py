@@ -123,8 +123,8 @@ SEED_CASE = "all_gather_reduced_not_varying"
 @pytest.fixture(scope="session")
 def site_db_path(installed_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A copy of the installed catalogue with the seed card's case reproduced for real (~2 s)."""
-    from jax_errors.harness.cases import load_cases
-    from jax_errors.harness.runner import run_cases
+    from jax_errors.reproduce.case_runner import run_cases
+    from jax_errors.reproduce.cases import load_cases
 
     path = tmp_path_factory.mktemp("site-db") / "catalogue.db"
     shutil.copy(installed_db_path, path)

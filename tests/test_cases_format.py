@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from jax_errors.exceptions import CaseError
-from jax_errors.harness.cases import load_case, load_cases
+from jax_errors.reproduce.cases import load_case, load_cases
 
 CASES = Path(__file__).parent.parent / "cases"
 

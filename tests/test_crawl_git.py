@@ -5,8 +5,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler import crawl as crawl_module
-from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.models import Blob, Occurrence, RaiseSite, Snapshot
 from jax_errors.db.queries import find_snapshot, site_at, snapshot_sites
 from jax_errors.exceptions import NotAGitRepositoryError, UnknownRevisionError
@@ -47,7 +47,7 @@ def build_history(git_repo):
 
 
 def crawl(engine, repo, rev, **kwargs):
-    with JaxCheckout(repo.path) as checkout:
+    with JaxRepository(repo.path) as checkout:
         return crawl_snapshot(engine, checkout.snapshot(rev), **kwargs)
 
 
@@ -129,19 +129,19 @@ def test_release_tags_sort_by_version(git_repo):
     git_repo.commit({"jax/a.py": "x = 1\n"}, "a", tag="jax-v0.4.10")
     git_repo.commit({"jax/a.py": "x = 2\n"}, "b", tag="jax-v0.4.9")
     git_repo.commit({"jax/a.py": "x = 3\n"}, "c", tag="jax-v0.10.0")
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         assert checkout.release_tags() == ["jax-v0.4.9", "jax-v0.4.10", "jax-v0.10.0"]
 
 
 def test_bad_inputs_fail_with_one_line(tmp_path, git_repo):
     build_history(git_repo)
     with pytest.raises(NotAGitRepositoryError, match="not a git repository"):
-        JaxCheckout(tmp_path / "nowhere").commit("HEAD")
+        JaxRepository(tmp_path / "nowhere").commit("HEAD")
     (tmp_path / "plain").mkdir()
     with pytest.raises(NotAGitRepositoryError):
-        JaxCheckout(tmp_path / "plain").commit("HEAD")
+        JaxRepository(tmp_path / "plain").commit("HEAD")
     with pytest.raises(UnknownRevisionError, match="unknown revision 'jax-v9'"):
-        JaxCheckout(git_repo.path).commit("jax-v9")
+        JaxRepository(git_repo.path).commit("jax-v9")
 
 
 def test_a_bare_clone_is_read_without_a_work_tree(fresh_db, git_repo, tmp_path):

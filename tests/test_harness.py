@@ -15,12 +15,16 @@ from jax_errors.crawler.installed import installed_jax_dir
 from jax_errors.db.engine import open_database
 from jax_errors.db.models import Reproduction
 from jax_errors.db.queries import (
-    find_snapshot, latest_reproductions, reproduction_of, reproductions_for_error, site_at,
+    find_snapshot,
+    latest_reproductions,
+    reproduction_of,
+    reproductions_for_error,
+    site_at,
 )
-from jax_errors.harness.attribution import jax_frames, message_fits
-from jax_errors.harness.cases import load_cases
-from jax_errors.harness.observation import Frame
-from jax_errors.harness.runner import run_cases
+from jax_errors.reproduce.attribution import MAX_FRAMES, message_fits
+from jax_errors.reproduce.case_runner import run_cases
+from jax_errors.reproduce.cases import load_cases
+from jax_errors.reproduce.frames import Frame, jax_frames
 
 pytestmark = pytest.mark.slow
 
@@ -258,8 +262,8 @@ def test_jax_frames_are_repo_relative_and_capped():
     jax_dir = installed_jax_dir()
     frames = [Frame("/elsewhere/user.py", 3, "main")] + [
         Frame(str(jax_dir / "_src" / "api.py"), line, "f") for line in range(1, 41)]
-    found = jax_frames(frames, jax_dir)
-    assert len(found) == 30
+    found = jax_frames(frames, jax_dir, limit=MAX_FRAMES)
+    assert len(found) == MAX_FRAMES == 30
     assert found[-1].to_json() == {"file": "jax/_src/api.py", "line": 40, "function": "f"}
 
 

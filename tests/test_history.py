@@ -2,11 +2,11 @@
 
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.refresh import refresh
+from jax_errors.crawler.repository import JaxRepository
+from jax_errors.db.history import catalogue_history, diff_snapshots, ordered_snapshots
 from jax_errors.db.queries import find_snapshot
-from jax_errors.history import catalogue_history, diff_snapshots, label, ordered_snapshots
-from jax_errors.refresh import refresh
 
 V1 = '''
     def check(x):
@@ -37,7 +37,7 @@ def history(git_repo):
 
 
 def crawl_all(engine, git_repo, revs):
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         for rev in revs:
             crawl_snapshot(engine, checkout.snapshot(rev))
 
@@ -58,15 +58,15 @@ def test_history_links_rewordings_and_retired_errors(fresh_db, git_repo):
     shas = history(git_repo)
     crawl_all(fresh_db, git_repo, shas)
     with Session(fresh_db) as session:
-        assert [label(s) for s in ordered_snapshots(session)] == ["jax-v0.0.1", "jax-v0.0.2", shas[2][:10]]
+        assert [s.label for s in ordered_snapshots(session)] == ["jax-v0.0.1", "jax-v0.0.2", shas[2][:10]]
         histories = catalogue_history(session).errors
         diff = diff_snapshots(session, find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2"))
         [(old, new)] = diff.reworded
         assert histories[old.error_id].reworded_to == [new.error_id]
         assert histories[new.error_id].aliases == [old.error_id]
-        assert label(histories[old.error_id].retired_since) == "jax-v0.0.2"
+        assert histories[old.error_id].retired_since.label == "jax-v0.0.2"
         [gone] = diff.removed
-        assert [label(s) for s in histories[gone.error_id].snapshots] == ["jax-v0.0.1"]
+        assert [s.label for s in histories[gone.error_id].snapshots] == ["jax-v0.0.1"]
         [brand_new] = diff.added
         assert histories[brand_new.error_id].retired_since is None
         assert len(histories[brand_new.error_id].snapshots) == 2
@@ -74,7 +74,7 @@ def test_history_links_rewordings_and_retired_errors(fresh_db, git_repo):
 
 def test_refresh_crawls_only_new_commits(fresh_db, git_repo):
     shas = history(git_repo)
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         first = refresh(fresh_db, checkout, shas[0])
         assert [c.commit for c in first.crawls] == [shas[0]] and first.diff is None
         second = refresh(fresh_db, checkout, "main")
@@ -102,4 +102,4 @@ def test_an_undated_installed_snapshot_sorts_among_releases_by_version(fresh_db)
             snapshot("d" * 40, None, None, 2),  # an untagged commit between the releases
         ])
         session.flush()
-        assert [label(s) for s in ordered_snapshots(session)] == ["jax-v0.1.0", "d" * 10, "jax-v0.2.0", "jax-v0.3.0"]
+        assert [s.label for s in ordered_snapshots(session)] == ["jax-v0.1.0", "d" * 10, "jax-v0.2.0", "jax-v0.3.0"]

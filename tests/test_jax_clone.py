@@ -4,9 +4,9 @@ import jax
 import pytest
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.installed import installed_snapshot
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.queries import find_snapshot, site_at
 
 PARALLEL = "jax/_src/lax/parallel.py"
@@ -21,7 +21,7 @@ def clone_db(jax_clone, tmp_path_factory):
     from jax_errors.db.engine import open_database
 
     engine = open_database(tmp_path_factory.mktemp("clone") / "clone.db")
-    with JaxCheckout(jax_clone) as checkout:
+    with JaxRepository(jax_clone) as checkout:
         try:
             checkout.commit(SEED_COMMIT)
         except Exception:
@@ -48,7 +48,7 @@ def test_head_has_every_raise_the_brief_counted(clone_db):
 
 def test_installed_wheel_matches_its_tag_but_for_version_py(jax_clone):
     installed = {f.path: f.blob_sha for f in installed_snapshot().files}
-    with JaxCheckout(jax_clone) as checkout:
+    with JaxRepository(jax_clone) as checkout:
         tagged = {f.path: f.blob_sha for f in checkout.snapshot(f"jax-v{jax.__version__}").files}
     # The wheel leaves out some test utilities and examples; whatever it ships is byte-identical.
     differing = {p for p in installed if installed[p] != tagged.get(p)}

@@ -7,9 +7,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.models import Occurrence
-from jax_errors.harness.cases import load_cases
-from jax_errors.harness.runner import run_cases
-from jax_errors.knowledge import KnowledgeError, check_knowledge, load_knowledge, parse_knowledge
+from jax_errors.reproduce.case_runner import run_cases
+from jax_errors.reproduce.cases import load_cases
+from jax_errors.site_gen.knowledge import KnowledgeError, check_knowledge, load_knowledge, parse_knowledge
 
 ROOT = Path(__file__).parent.parent
 

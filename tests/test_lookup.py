@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from jax_errors.cli import cli
-from jax_errors.lookup import LookupIndex, parse_query
+from jax_errors.lookup.index import LookupIndex, parse_query
 
 SEED_ID = "252d5ba9437acc7a"
 TRACEBACK = '''Traceback (most recent call last):
@@ -74,7 +74,7 @@ def test_accuracy_on_real_messages_from_jax_issues(crawled_db, index):
     from pathlib import Path
 
     from jax_errors.db.queries import find_snapshot, site_at
-    from jax_errors.lookup import Query
+    from jax_errors.lookup.index import Query
 
     data = json.loads((Path(__file__).parent / "data" / "issue_messages.json").read_text())
     cases = [d for d in data if d["expected"]]
@@ -102,7 +102,7 @@ def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_
 
     from jax_errors.db.engine import open_database
     from jax_errors.db.models import ConfirmedTrigger, TriggerRun
-    from jax_errors.lookup import EXAMPLES_PER_ERROR, RAISED_BONUS, Query, skeleton_key
+    from jax_errors.lookup.index import EXAMPLES_PER_ERROR, RAISED_BONUS, Query, skeleton_key
 
     path = tmp_path / "catalogue.db"
     shutil.copy(installed_db_path, path)

@@ -6,7 +6,12 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
 from jax_errors.db.engine import (
-    current_revision, database_revisions, head_revision, make_engine, open_database, upgrade_database,
+    current_revision,
+    database_revisions,
+    head_revision,
+    make_engine,
+    open_database,
+    upgrade_database,
 )
 from jax_errors.db.models import Base
 from jax_errors.exceptions import DatabaseError

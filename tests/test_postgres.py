@@ -8,11 +8,11 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.engine import open_database
+from jax_errors.db.history import diff_snapshots
 from jax_errors.db.queries import find_snapshot, site_at, snapshot_stats
-from jax_errors.history import diff_snapshots
 
 SERVER_ENV = "JAX_ERRORS_TEST_POSTGRES"
 
@@ -37,7 +37,7 @@ def test_crawl_and_query_on_postgres(postgres_url, git_repo):
     git_repo.commit({"jax/core.py": "# moved\n\ndef f(x):\n    raise ValueError(f'bad {x}')\n"}, "two",
                     tag="jax-v0.0.2")
     engine = open_database(postgres_url)
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         for tag in ("jax-v0.0.1", "jax-v0.0.2"):
             crawl_snapshot(engine, checkout.snapshot(tag))
     with Session(engine) as session:

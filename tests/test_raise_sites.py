@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from jax_errors.crawler.raise_sites import extract_raise_sites
-from jax_errors.crawler.templates import template_regex
 from jax_errors.exceptions import SourceParseError
+from jax_errors.template import template_regex
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 

@@ -10,13 +10,13 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.checkout import JaxCheckout
+from jax_errors.crawler.refresh import refresh
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.engine import open_database
 from jax_errors.db.models import Reproduction
-from jax_errors.harness.cases import load_cases
-from jax_errors.harness.runner import run_cases
-from jax_errors.harness.source_tree import export_tree
-from jax_errors.refresh import refresh
+from jax_errors.reproduce.case_runner import run_cases
+from jax_errors.reproduce.cases import load_cases
+from jax_errors.reproduce.source_tree import export_tree
 from jax_errors.site_gen.build import SiteConfig
 
 PACKAGE = {
@@ -70,7 +70,7 @@ def setting(tmp_path, git_repo, two_errors, monkeypatch):
     first = git_repo.commit({**PACKAGE, **two_errors}, "one")
     engine = open_database(tmp_path / "catalogue.db")
     cases = write_cases(tmp_path / "cases")
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         refresh(engine, checkout, first)
         run_cases(engine, cases, tree=export_tree(checkout, first))
     return engine, cases, first
@@ -95,7 +95,7 @@ def test_refresh_reruns_only_the_cases_whose_site_changed(setting, git_repo, two
     moved = git_repo.commit({"jax/core.py": "# a new first line\n\n" + textwrap.dedent(two_errors["jax/core.py"]).lstrip()}, "move")
     site = SiteConfig(out=tmp_path / "site", knowledge_dir=tmp_path / "none", cases_dir=tmp_path / "cases",
                       search=False)
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         report = refresh(engine, checkout, "main", cases=cases, site=site)
     assert report.affected == ["negative_check"]
     assert rows(engine, f"0.0.1+{moved[:10]}") == {"negative_check": ("reproduced", "jax/core.py", 5)}
@@ -109,7 +109,7 @@ def test_a_commit_whose_jax_will_not_import_is_reported_and_nothing_is_lost(sett
         "jax/__init__.py": 'raise RuntimeError("jaxlib is version 0.0.0, but this jax requires 0.0.2")\n',
         "jax/core.py": two_errors["jax/core.py"].replace("got {x}", "but got {x}"),
     }, "needs a newer jaxlib")
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         report = refresh(engine, checkout, "main", cases=cases)
     assert report.affected == ["negative_check"]
     assert report.reproduction is None
@@ -121,7 +121,7 @@ def test_a_commit_whose_jax_will_not_import_is_reported_and_nothing_is_lost(sett
 
 def test_a_tree_is_exported_once_and_reused(setting, git_repo, tmp_path):
     _engine, _cases, first = setting
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         tree = export_tree(checkout, first)
         (tree.jax_dir / "marker").write_text("kept")
         again = export_tree(checkout, first[:10])

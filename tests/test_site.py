@@ -17,21 +17,22 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from jax_errors.cli import cli
-from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.imports import module_name
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.engine import open_database
 from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.exceptions import JaxErrorsError
-from jax_errors.harness.cases import load_cases
-from jax_errors.knowledge import load_knowledge
+from jax_errors.reproduce.cases import load_cases
 from jax_errors.site_gen import records
 from jax_errors.site_gen.build import SiteConfig, build_site
-from jax_errors.site_gen.output import MARKER, SiteError
-from jax_errors.site_gen.catalogue import message_title
 from jax_errors.site_gen.highlight import code_block
-from jax_errors.site_gen.links import github_url, module_name, slug
+from jax_errors.site_gen.knowledge import load_knowledge
+from jax_errors.site_gen.links import github_url, slug
+from jax_errors.site_gen.output import MARKER, SiteError
 from jax_errors.site_gen.related import jaccard, words
 from jax_errors.site_gen.serve import make_server
+from jax_errors.template import Template
 
 REPO = Path(__file__).parent.parent
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "site"
@@ -302,7 +303,7 @@ ESCAPE_CASE = '''
 def _escape_site(git_repo, tmp_path: Path, *, search: bool = True):
     git_repo.commit({"jax/__init__.py": "", "jax/_src/checks.py": ESCAPE_SOURCE}, "checks", tag="jax-v0.0.1")
     engine = open_database(tmp_path / "tiny.db")
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         crawl_snapshot(engine, checkout.snapshot("jax-v0.0.1"))
     with Session(engine) as session:
         ids = dict(session.execute(
@@ -372,7 +373,7 @@ def test_cards_cover_every_snapshot_and_show_the_newest(git_repo, tmp_path):
     moved = "# moved down\n\n" + textwrap.dedent(ESCAPE_SOURCE).lstrip().split("def check_other")[0]
     new = git_repo.commit({"jax/_src/checks.py": moved}, "move, drop check_other", tag="jax-v0.0.2")
     engine = open_database(tmp_path / "two.db")
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         for tag in ("jax-v0.0.1", "jax-v0.0.2"):
             crawl_snapshot(engine, checkout.snapshot(tag))
     report = build_site(engine, SiteConfig(out=tmp_path / "_site", knowledge_dir=tmp_path, cases_dir=tmp_path,
@@ -452,8 +453,8 @@ def test_github_links_pin_a_ref_and_lines():
 
 
 def test_titles_and_similarity():
-    assert message_title([["lit", "bad  "], ["expr", "x"], ["lit", " shape"]]) == "bad … shape"
-    assert message_title([["opaque", "msg"]]) == ""
+    assert Template.from_json([["lit", "bad  "], ["expr", "x"], ["lit", " shape"]]).title == "bad … shape"
+    assert Template.from_json([["opaque", "msg"]]).title == ""
     assert jaccard(words("only accepts inputs that are varying {}"), words("only accepts inputs that are reduced {}")) \
         == pytest.approx(5 / 7)
 

@@ -127,7 +127,7 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     from sqlalchemy.orm import Session
 
     from jax_errors.db.engine import open_database
-    from jax_errors.lookup import LookupIndex, Query, parse_query
+    from jax_errors.lookup.index import LookupIndex, Query, parse_query
 
     data = json.loads((Path(__file__).parent / "data" / "issue_messages.json").read_text())
     queries = [{"message": d["message"], "excClass": d["exception"].rpartition(".")[2], "jaxFrames": []}

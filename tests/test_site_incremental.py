@@ -6,8 +6,8 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.models import Snapshot
 from jax_errors.site_gen import output
 from jax_errors.site_gen.build import SiteConfig, build_site
@@ -15,17 +15,16 @@ from jax_errors.site_gen.links import card_path
 from jax_errors.site_gen.output import BUILDING, MARKER
 
 
-
 @pytest.fixture
 def catalogue(fresh_db, git_repo, two_errors):
     """A database of one commit, and a function crawling a second one that rewords `check`'s error."""
     first = git_repo.commit(two_errors, "one")
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         crawl_snapshot(fresh_db, checkout.snapshot(first))
 
     def reword() -> str:
         second = git_repo.commit({"jax/core.py": two_errors["jax/core.py"].replace("got {x}", "but got {x}")}, "two")
-        with JaxCheckout(git_repo.path) as checkout:
+        with JaxRepository(git_repo.path) as checkout:
             crawl_snapshot(fresh_db, checkout.snapshot(second))
         return second
     return fresh_db, reword

@@ -2,7 +2,8 @@ import ast
 
 import pytest
 
-from jax_errors.crawler.templates import Template, build_template, template_regex
+from jax_errors.crawler.template_builder import build_template
+from jax_errors.template import Template, template_regex
 
 
 def template(source: str) -> Template:

@@ -13,23 +13,27 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from jax_errors.cli import cli
-from jax_errors.crawler.checkout import JaxCheckout
+from jax_errors.crawler.assert_links import classes_compatible, coverage
+from jax_errors.crawler.assert_patterns import literal_runs
+from jax_errors.crawler.asserts import extract_asserts
 from jax_errors.crawler.installed import installed_snapshot
-from jax_errors.crawler.templates import Template
+from jax_errors.crawler.mine_tests import folder_tests, git_tests, mine_tests
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.engine import open_database
 from jax_errors.db.models import ConfirmedTrigger, RaisesAssert, RaiseSite, StaticLink, TriggerRun
 from jax_errors.db.queries import (
-    find_snapshot, site_at, static_links_for_error, trigger_stats, triggers_for_error,
+    find_snapshot,
+    site_at,
+    static_links_for_error,
+    trigger_stats,
+    triggers_for_error,
 )
+from jax_errors.exceptions import NotMinedError
+from jax_errors.reproduce.confirm import confirm_triggers, select_tests
 from jax_errors.site_gen import records
 from jax_errors.site_gen.build import render_card
 from jax_errors.site_gen.catalogue import load_catalogue
-from jax_errors.triggers.asserts import extract_asserts
-from jax_errors.triggers.confirm import confirm_triggers, select_tests
-from jax_errors.triggers.errors import NotMinedError
-from jax_errors.triggers.linking import classes_compatible, coverage
-from jax_errors.triggers.mine import folder_tests, git_tests, mine_tests
-from jax_errors.triggers.patterns import literal_runs
+from jax_errors.template import Template
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "triggers"
 
@@ -159,7 +163,7 @@ def test_coverage_and_class_filter():
 def test_plugin_keeps_selected_tests_and_spreads_generated_cases():
     from types import SimpleNamespace
 
-    from jax_errors.triggers.plugin import _spread, _wanted_method
+    from jax_errors.reproduce.pytest_plugin import _spread, _wanted_method
 
     class Base: ...
 
@@ -228,7 +232,7 @@ def mined_repo(git_repo, db_path):
     sha = git_repo.commit({"jax/_src/shapes.py": PACKAGE, "tests/shapes_test.py": PACKAGE_TESTS}, "one",
                           tag="jax-v0.0.1")
     engine = open_database(db_path)
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         report = mine_tests(engine, git_tests(checkout, "jax-v0.0.1"), package=lambda: checkout.snapshot("jax-v0.0.1"))
     return engine, sha, report
 
@@ -254,7 +258,7 @@ def test_static_links_against_a_synthetic_catalogue(mined_repo):
 
 def test_mining_again_replaces_the_commits_asserts(mined_repo, git_repo):
     engine, sha, _report = mined_repo
-    with JaxCheckout(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as checkout:
         again = mine_tests(engine, git_tests(checkout, "jax-v0.0.1"))
     assert again.asserts == 5
     with Session(engine) as session:
@@ -424,7 +428,7 @@ def test_confirm_needs_mined_asserts(fresh_db, tmp_path):
 
 @pytest.mark.jax_clone
 def test_mine_jax_v0_10_2(jax_clone, fresh_db):
-    with JaxCheckout(jax_clone) as checkout:
+    with JaxRepository(jax_clone) as checkout:
         report = mine_tests(fresh_db, git_tests(checkout, "jax-v0.10.2"))
     assert report.commit == "990e6a0b84138346e6a38785412f36356e0e5dc3"
     assert report.files == 259 and not report.parse_failures

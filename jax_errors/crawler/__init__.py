@@ -1,1 +1,1 @@
-"""Extract every raise site from JAX's source, pinned to a commit or an installed package."""
+"""Crawl JAX's source, pinned to a commit or an installed package: every raise site, and the asserts of JAX's tests."""

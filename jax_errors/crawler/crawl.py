@@ -12,19 +12,18 @@ from datetime import UTC, datetime
 from sqlalchemy import Engine, delete, insert, select
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.checkout import JaxCheckout
 from jax_errors.crawler.ids import base_ids, error_ids
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, RaiseSite, extract_raise_sites
+from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
-from jax_errors.db.models import Blob, Occurrence, RaiseSite as RaiseSiteRow, Snapshot, SnapshotFile
+from jax_errors.db.models import Blob, Occurrence, Snapshot, SnapshotFile
+from jax_errors.db.models import RaiseSite as RaiseSiteRow
 from jax_errors.exceptions import SourceParseError
+from jax_errors.progress import Progress
 
 # Below this many new blobs a process pool costs more than it saves.
 POOL_THRESHOLD = int(os.environ.get("JAX_ERRORS_POOL_THRESHOLD", "64"))
 CHUNK = 500
-
-# Called as progress(done, total, what) while a crawl runs.
-Progress = Callable[[int, int, str], None]
 
 
 @dataclass
@@ -103,7 +102,25 @@ def crawl_snapshot(
     return report
 
 
-def date_undated_snapshots(engine: Engine, checkout: JaxCheckout) -> int:
+def ensure_crawled(engine: Engine, commit: str, load: Callable[[], SourceSnapshot] | None, *, jobs: int = 1,
+                   progress: Progress | None = None) -> int | None:
+    """The id of the snapshot of `commit`, crawling `load()` first when the database lacks it.
+
+    Returns None when there is no such snapshot and no `load`, or `load` gave another commit.
+    """
+    found = _snapshot_id(engine, commit)
+    if found is None and load is not None:
+        crawl_snapshot(engine, load(), jobs=jobs, progress=progress)
+        found = _snapshot_id(engine, commit)
+    return found
+
+
+def _snapshot_id(engine: Engine, commit: str) -> int | None:
+    with Session(engine) as session:
+        return session.scalar(select(Snapshot.id).where(Snapshot.commit == commit))
+
+
+def date_undated_snapshots(engine: Engine, checkout: JaxRepository) -> int:
     """Date the snapshots with no commit date (installed wheels) whose commit `checkout` holds.
 
     A wheel records its commit but not when it was made; with the date, history orders it among

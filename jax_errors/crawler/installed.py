@@ -6,8 +6,9 @@ import ast
 import importlib.util
 from pathlib import Path
 
-from jax_errors.crawler.sources import PACKAGE_DIR, SourceFile, SourceSnapshot, git_blob_sha, release_tag
+from jax_errors.crawler.sources import PACKAGE_DIR, SourceFile, SourceSnapshot
 from jax_errors.exceptions import JaxNotInstalledError, SourceError
+from jax_errors.snapshots import release_tag
 
 
 def installed_jax_dir() -> Path:
@@ -44,9 +45,7 @@ def installed_snapshot(package_dir: Path | None = None) -> SourceSnapshot:
     root = package_dir.parent
     files = []
     for file in sorted(package_dir.rglob("*.py")):
-        data = file.read_bytes()
-        path = file.relative_to(root).as_posix()
-        files.append(SourceFile(path, git_blob_sha(data), _reader(data)))
+        files.append(SourceFile.from_bytes(file.relative_to(root).as_posix(), file.read_bytes()))
     return SourceSnapshot(
         # A wheel built outside a git checkout has no hash; its version then stands in for it.
         commit=git_hash or f"installed-{version}",
@@ -57,6 +56,3 @@ def installed_snapshot(package_dir: Path | None = None) -> SourceSnapshot:
         version=version,
     )
 
-
-def _reader(data: bytes):
-    return lambda: data

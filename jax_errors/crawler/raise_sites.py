@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 
 from jax_errors.crawler.imports import ImportTable, module_name
 from jax_errors.crawler.statements import block_paths, child_statements, iter_statements, parse_source
-from jax_errors.crawler.templates import EMPTY, Template, build_template, optional
+from jax_errors.crawler.template_builder import build_template
+from jax_errors.template import EMPTY, Template, optional
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
 EXTRACTOR_VERSION = "4"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-RELEASE_TAG_PREFIX = "jax-v"
+from jax_errors.snapshots import snapshot_label
+
 PACKAGE_DIR = "jax"
 
 
@@ -20,13 +20,18 @@ class SourceFile:
     blob_sha: str
     read: Callable[[], bytes]
 
+    @classmethod
+    def from_bytes(cls, path: str, data: bytes) -> SourceFile:
+        """A file already read (from an installed package or a folder), keyed the way git keys it."""
+        return cls(path, git_blob_sha(data), lambda: data)
+
 
 @dataclass(frozen=True)
 class SourceSnapshot:
     """The files of one pinned JAX state, plus what pins it."""
 
     commit: str
-    origin: str  # "git" or "installed"
+    origin: str  # "git", "installed" or "folder"
     source: str  # repository path, or the installed package's folder
     files: Sequence[SourceFile]
     tag: str | None = None
@@ -35,7 +40,7 @@ class SourceSnapshot:
 
     @property
     def label(self) -> str:
-        return self.tag or self.version or self.commit[:10]
+        return snapshot_label(self.tag, self.version, self.commit)
 
 
 def git_blob_sha(data: bytes) -> str:
@@ -45,27 +50,3 @@ def git_blob_sha(data: bytes) -> str:
 
 def is_package_source(path: str) -> bool:
     return path.startswith(PACKAGE_DIR + "/") and path.endswith(".py")
-
-
-_COMMIT = re.compile(r"[0-9a-f]{40}")
-
-
-def is_commit(ref: str) -> bool:
-    """Whether `ref` is a full git commit id (an installed wheel without one gets a made-up name)."""
-    return bool(_COMMIT.fullmatch(ref))
-
-
-def version_key(version: str) -> tuple:
-    """Sort key of a release version or `jax-v` tag: 0.4.10 after 0.4.9, 0.5.0rc1 before 0.5.0.
-
-    A local suffix (`0.11.0+abc`) and anything unnumbered after the numbers are ignored.
-    """
-    text = version.removeprefix(RELEASE_TAG_PREFIX).split("+", 1)[0]
-    numbers = re.match(r"\d+(?:\.\d+)*", text)
-    main = tuple(int(p) for p in numbers.group().split(".")) if numbers else ()
-    candidate = re.search(r"rc(\d*)", text)
-    return (main, 0, int(candidate.group(1) or 0)) if candidate else (main, 1, 0)
-
-
-def release_tag(version: str) -> str:
-    return f"{RELEASE_TAG_PREFIX}{version}"

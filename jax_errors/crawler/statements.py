@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from jax_errors.exceptions import SourceParseError
 
+
 def parse_source(source: bytes | str, path: str) -> tuple[str, ast.Module]:
     """Decode and parse one file of JAX's source (or tests): its text and its module.
 

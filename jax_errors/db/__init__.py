@@ -1,1 +1,1 @@
-"""The catalogue database: typed SQLAlchemy models, Alembic migrations and queries."""
+"""The catalogue database: typed SQLAlchemy models, queries, and the history of each error across snapshots."""

@@ -7,7 +7,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import alembic.util
-
 import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
@@ -18,7 +17,7 @@ from sqlalchemy import Engine, create_engine, event
 from jax_errors.exceptions import DatabaseError
 
 DEFAULT_DB = "jax_errors.db"
-MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATIONS = Path(__file__).parent.parent / "migrations"
 
 
 def database_url(value: str | Path) -> str:

@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, MetaData, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from jax_errors.snapshots import release_of, snapshot_label
+
 # Stable constraint names, so migrations can alter them on SQLite (batch mode) and PostgreSQL alike.
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -96,6 +98,15 @@ class Snapshot(Base):
     occurrences: Mapped[list[Occurrence]] = relationship(
         back_populates="snapshot", cascade="all, delete-orphan"
     )
+
+    @property
+    def label(self) -> str:
+        return snapshot_label(self.tag, self.version, self.commit)
+
+    @property
+    def release(self) -> str | None:
+        """The jax release this snapshot is, if it is one."""
+        return release_of(self.version, self.tag)
 
     def __repr__(self) -> str:
         return f"<Snapshot {self.commit[:10]} tag={self.tag} files={self.file_count}>"

@@ -8,9 +8,18 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, func, or_, select
 from sqlalchemy.orm import Session
 
+from jax_errors.db.models import (
+    ConfirmedTrigger,
+    Occurrence,
+    RaisesAssert,
+    RaiseSite,
+    Reproduction,
+    Snapshot,
+    StaticLink,
+    TriggerRun,
+)
 from jax_errors.exceptions import SnapshotNotFoundError
-from jax_errors.db.models import Occurrence, RaiseSite, Reproduction, Snapshot
-from jax_errors.db.models import ConfirmedTrigger, RaisesAssert, StaticLink, TriggerRun
+from jax_errors.snapshots import snapshot_label
 
 
 @dataclass(frozen=True)
@@ -73,7 +82,7 @@ def snapshot_stats(engine: Engine) -> list[SnapshotStats]:
             .order_by(Snapshot.committed_at, Snapshot.id)
         ).all()
     return [
-        SnapshotStats(tag or version or commit[:10], commit, files, sites, messages, complete, failures)
+        SnapshotStats(snapshot_label(tag, version, commit), commit, files, sites, messages, complete, failures)
         for tag, version, commit, files, failures, sites, messages, complete in rows
     ]
 

@@ -12,22 +12,20 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from jax_errors.harness.cases import Case, load_cases
-from jax_errors.knowledge import DEFAULT_KNOWLEDGE_DIR, Knowledge, load_knowledge
+from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, lookup_record, open_index
+from jax_errors.progress import Progress
+from jax_errors.reproduce.cases import load_cases
 from jax_errors.site_gen import records
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
+from jax_errors.site_gen.circumstances import guard_sentence, circumstances_of
+from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, slug
-from jax_errors.site_gen.lookup_index import LOOKUP_PATH, LOOKUP_SCHEMA, lookup_record, open_index
+from jax_errors.site_gen.output import SiteOutput, digest
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import render_page
-from jax_errors.site_gen.output import SiteOutput, digest
 from jax_errors.site_gen.search import BUNDLE_DIR, index_site, indexed_pages
-from jax_errors.site_gen.trigger import guard_sentence, trigger_of
 
 TOP_GROUPS = 12
-
-# Called as progress(done, total, what) while a build runs.
-Progress = Callable[[int, int, str], None]
 
 
 @dataclass(frozen=True)
@@ -94,7 +92,8 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     knowledge = load_knowledge(config.knowledge_dir)
     cases = load_cases(config.cases_dir) if Path(config.cases_dir).is_dir() else []
     catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=cases))
-    report.warnings.extend(_warnings(catalogue, knowledge, cases))
+    report.warnings.extend(str(problem) for problem in check_knowledge(
+        knowledge, known_ids=catalogue.cards.keys(), case_names={case.name for case in cases}))
     out = SiteOutput.open(Path(config.out), incremental=config.incremental)
     cards = catalogue.sorted_cards()
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
@@ -107,11 +106,11 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     report.pages += len(cards)
     for kind, kind_groups in groups.items():
         report.pages += _write_groups(out, kind, kind_groups, catalogue, tick)
-    out.write("index.html", render_page("_home.html", "index.html", **home_context(catalogue, groups)))
-    out.write("search.html", render_page("_search.html", "search.html", newest=catalogue.newest))
+    out.write("index.html", render_page("home.html", "index.html", **home_context(catalogue, groups)))
+    out.write("search.html", render_page("search.html", "search.html", newest=catalogue.newest))
     curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
                     "a person explained them, with solutions and, where a case exists, a fix", code=False)
-    out.write(curated.href, render_page("_group.html", curated.href, group=curated, heading="Home",
+    out.write(curated.href, render_page("group.html", curated.href, group=curated, heading="Home",
                                         index_page="index.html", newest=catalogue.newest))
     report.pages += 3 + _write_diffs(out, catalogue)
     entries["errors.json"] = _write_record(
@@ -162,12 +161,12 @@ def _write_card(out: SiteOutput, card: Card, catalogue: Catalogue, config: SiteC
 
 
 def render_card(card: Card, catalogue: Catalogue) -> str:
-    trigger = trigger_of(card)
-    lead, code = guard_sentence(trigger.guard_kind, trigger.guard)
+    circumstances = circumstances_of(card)
+    lead, code = guard_sentence(circumstances.guard_kind, circumstances.guard)
     verified = sorted({r.jax_version for r in card.runs
                        if card.case and r.case_name == card.case.name and r.status == "reproduced" and r.fixed_ok})
     return render_page(
-        "_card.html", card_path(card.id), card=card, trigger=trigger, lead=lead, code=code,
+        "card.html", card_path(card.id), card=card, circumstances=circumstances, lead=lead, code=code,
         verified=verified, newest=catalogue.newest,
         module_slug=slug(card.module), class_slug=slug(card.exc_class),
     )
@@ -209,12 +208,12 @@ _STATUS_NOTES = {
 def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Catalogue, tick) -> int:
     heading, column, intro = _GROUP_PAGES[kind]
     page = f"{kind}/index.html"
-    out.write(page, render_page("_groups.html", page, heading=heading, column=column, intro=intro,
+    out.write(page, render_page("groups.html", page, heading=heading, column=column, intro=intro,
                                   groups=groups, newest=catalogue.newest))
     written = 1
     for group in groups:
         if group.cards:
-            out.write(group.href, render_page("_group.html", group.href, group=group, heading=heading,
+            out.write(group.href, render_page("group.html", group.href, group=group, heading=heading,
                                               index_page=page, newest=catalogue.newest))
             written += 1
         tick(group.name)
@@ -223,11 +222,11 @@ def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Ca
 
 def _write_diffs(out: SiteOutput, catalogue: Catalogue) -> int:
     """The changes page, and one page per consecutive pair of snapshots."""
-    out.write("diffs/index.html", render_page("_diffs.html", "diffs/index.html", diffs=catalogue.diffs,
+    out.write("diffs/index.html", render_page("diffs.html", "diffs/index.html", diffs=catalogue.diffs,
                                               newest=catalogue.newest))
     for diff in catalogue.diffs:
         page = diff_path(diff.old.label, diff.new.label)
-        out.write(page, render_page("_diff.html", page, diff=diff, cards=catalogue.cards, newest=catalogue.newest))
+        out.write(page, render_page("diff.html", page, diff=diff, cards=catalogue.cards, newest=catalogue.newest))
     return 1 + len(catalogue.diffs)
 
 
@@ -295,14 +294,3 @@ def _ticker(progress: Progress | None, total: int):
         if progress:
             progress(min(done, total), total, what)
     return tick
-
-
-def _warnings(catalogue: Catalogue, knowledge: dict[str, Knowledge], cases: list[Case]) -> list[str]:
-    names = {case.name for case in cases}
-    found = []
-    for entry in sorted(knowledge.values(), key=lambda k: k.error_id):
-        if entry.error_id not in catalogue.cards:
-            found.append(f"{entry.path}: error id {entry.error_id} is in no crawled snapshot")
-        if entry.case and entry.case not in names:
-            found.append(f"{entry.path}: case {entry.case} is not in the cases folder")
-    return found

@@ -12,21 +12,20 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.imports import module_name
 from jax_errors.db import queries
+from jax_errors.db.history import ErrorHistory, catalogue_history
 from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
-from jax_errors.harness.cases import Case
-from jax_errors.knowledge import Knowledge
-from jax_errors.crawler.sources import is_commit, version_key
-from jax_errors.history import ErrorHistory, catalogue_history, release_of
-from jax_errors.site_gen.links import github_url, module_name
+from jax_errors.reproduce.cases import Case
+from jax_errors.site_gen.knowledge import Knowledge
+from jax_errors.site_gen.links import github_url
+from jax_errors.snapshots import is_commit, release_of, snapshot_label, version_key
+from jax_errors.template import Template
 
 # How a card's reproduction stands when no case has been run for it.
 UNVERIFIED = "unverified"
 # Best first: the status a card shows when several cases (or jax versions) ran for it.
 STATUS_ORDER = ("reproduced", "message-mismatch", "wrong-site", "no-error", "crashed", "timeout", UNVERIFIED)
-TITLE_LENGTH = 120
-# Template parts that only bracket optional pieces; they have no text of their own.
-MARKERS = frozenset({"opt_begin", "opt_end"})
 
 
 @dataclass(frozen=True)
@@ -48,7 +47,7 @@ class SnapshotInfo:
 
     @property
     def label(self) -> str:
-        return self.tag or self.version or self.commit[:10]
+        return snapshot_label(self.tag, self.version, self.commit)
 
     @property
     def ref(self) -> str:
@@ -207,9 +206,13 @@ class Card:
         return self.location.module
 
     @cached_property
+    def template(self) -> Template:
+        return Template.from_json(self.site.template_parts)
+
+    @cached_property
     def title(self) -> str:
         """The message with placeholders as `…`, shortened: what a reader recognises."""
-        return message_title(self.site.template_parts) or f"{self.class_name} in {self.site.qualname}"
+        return self.template.title or f"{self.class_name} in {self.site.qualname}"
 
     @property
     def status(self) -> str:
@@ -393,15 +396,6 @@ def _case_for(error_id: str, entry: Knowledge | None, cases: Mapping[str, Case],
         return cases[named[0]]
     reproduced = sorted(r.case_name for r in runs if r.status == "reproduced" and r.error_id == error_id)
     return cases.get(reproduced[0]) if reproduced else None
-
-
-def message_title(parts: list[list[str]]) -> str:
-    """The literal text of a template, placeholders as `…`, whitespace folded, cut at TITLE_LENGTH."""
-    text = "".join(t if kind == "lit" else "" if kind in MARKERS else "…" for kind, t in parts)
-    text = " ".join(text.split())
-    if not text.strip("… "):
-        return ""
-    return text if len(text) <= TITLE_LENGTH else text[:TITLE_LENGTH - 1].rstrip() + "…"
 
 
 def _status_rank(status: str) -> int:

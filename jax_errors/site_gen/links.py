@@ -1,4 +1,4 @@
-"""Where things live: GitHub permalinks, module names and the site's own URLs."""
+"""Where things live: GitHub permalinks and the site's own URLs."""
 
 from __future__ import annotations
 
@@ -18,12 +18,6 @@ def github_url(ref: str, path: str, line: int | None = None, end_line: int | Non
     if end_line is not None and end_line > line:
         return f"{url}#L{line}-L{end_line}"
     return f"{url}#L{line}"
-
-
-def module_name(path: str) -> str:
-    """`jax/_src/lax/parallel.py` -> `jax._src.lax.parallel` (a package's `__init__` is the package)."""
-    dotted = path.removesuffix(".py").replace("/", ".")
-    return dotted.removesuffix(".__init__")
 
 
 def slug(name: str) -> str:

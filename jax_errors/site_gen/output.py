@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from jax_errors.exceptions import JaxErrorsError
+from jax_errors.exceptions import SiteError
 
 # A file that marks a folder as a build of ours, so a rebuild may empty it and nothing else.
 MARKER = ".jax-errors-site"
@@ -25,8 +25,6 @@ MANIFEST_VERSION = 1
 BUILDING = "being built by jax-errors build; emptied by the next build\n"
 
 
-class SiteError(JaxErrorsError):
-    """The site cannot be built where asked."""
 
 
 def digest(data: str | bytes) -> str:

@@ -18,10 +18,10 @@ from typing import Any
 import fastjsonschema
 
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
-from jax_errors.exceptions import JaxErrorsError
+from jax_errors.exceptions import RecordError
 from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, SnapshotInfo
+from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, github_url
-from jax_errors.site_gen.trigger import trigger_of
 
 SCHEMA_VERSION = "2.0.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
@@ -33,13 +33,6 @@ ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 EXTRACTED, REPRODUCED, CURATED = "extracted", "reproduced", "curated"
 
 
-class RecordError(JaxErrorsError):
-    """A generated JSON record does not match its schema (a bug in the generator or the schema)."""
-
-    def __init__(self, name: str, reason: str) -> None:
-        self.name = name
-        self.reason = reason
-        super().__init__(f"{name} does not match its schema: {reason}")
 
 
 def timestamp(value: datetime) -> str:
@@ -108,7 +101,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "source": _source(card),
         "locations": [_location(loc) for loc in card.locations],
         "history": _history(card),
-        "trigger": trigger_of(card).to_json(),
+        "trigger": circumstances_of(card).to_json(),
         "tests": _tests(card),
         "knowledge": _knowledge(card),
         "example": _example(card),
@@ -129,7 +122,7 @@ def provenance(card: Card) -> dict[str, str]:
         ("class", "template", "template_parts", "guard", "source", "locations", "affected", "related"),
         EXTRACTED,
     )
-    fields["trigger"] = REPRODUCED if trigger_of(card).from_frames else EXTRACTED
+    fields["trigger"] = REPRODUCED if circumstances_of(card).from_frames else EXTRACTED
     fields["reproduction"] = REPRODUCED
     fields["tests"] = REPRODUCED
     if card.knowledge:

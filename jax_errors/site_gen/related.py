@@ -10,7 +10,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
-from jax_errors.site_gen.catalogue import MARKERS, Card, Related
+from jax_errors.site_gen.catalogue import Card, Related
 
 MAX_RELATED = 6
 MIN_SIMILARITY = 0.2
@@ -32,7 +32,7 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 def related_errors(cards: Iterable[Card], *, limit: int = MAX_RELATED) -> dict[str, tuple[Related, ...]]:
     """Up to `limit` related errors for every card, best first, ties broken by id."""
     cards = sorted(cards, key=lambda c: c.id)
-    skeletons = {c.id: _skeleton(c) for c in cards}
+    skeletons = {c.id: c.template.skeleton for c in cards}
     bags = {c.id: words(skeletons[c.id]) for c in cards}
     by_file: dict[str, list[Card]] = defaultdict(list)
     by_skeleton: dict[str, list[Card]] = defaultdict(list)
@@ -59,8 +59,3 @@ def related_errors(cards: Iterable[Card], *, limit: int = MAX_RELATED) -> dict[s
             Related(other.id, other.title, REASONS[rank], round(score, 3)) for rank, score, other in best
         )
     return related
-
-
-def _skeleton(card: Card) -> str:
-    raw = "".join(text if kind == "lit" else "" if kind in MARKERS else "{}" for kind, text in card.site.template_parts)
-    return " ".join(raw.split())

@@ -12,8 +12,8 @@ from markupsafe import Markup, escape
 
 from jax_errors.site_gen.catalogue import Card
 from jax_errors.site_gen.highlight import code_block
-from jax_errors.crawler.sources import is_commit
 from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, diff_path, github_url, relative_root
+from jax_errors.snapshots import is_commit
 
 SITE_NAME = "jax-errors"
 # Raw HTML in curated Markdown is shown as text: knowledge files are data, not markup.

@@ -6,13 +6,11 @@ import json
 import subprocess
 from pathlib import Path
 
-from jax_errors.exceptions import JaxErrorsError
+from jax_errors.exceptions import SearchIndexError
 
 BUNDLE_DIR = "pagefind"
 
 
-class SearchIndexError(JaxErrorsError):
-    """Pagefind is missing or failed to index the site."""
 
 
 def pagefind_executable() -> Path:

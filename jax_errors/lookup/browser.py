@@ -1,0 +1,194 @@
+"""What the search page needs to run `jax-errors lookup` in the browser: api/lookup.json.
+
+The record carries lookup.py's own patterns, constants and per-error data (regex, anchor words,
+fuzzy key), so static/lookup.js ports only the control flow, never a pattern or a number. Python
+regexes are translated to JavaScript (`u` flag) with the same meaning: `\\s`, `\\d`, `\\w` and `.`
+become the classes Python gives them, `(?P<name>` becomes `(?<name>`, and identity escapes that
+JavaScript rejects become plain characters.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session
+
+from jax_errors.lookup import index as lookup
+from jax_errors.exceptions import RegexTranslationError
+from jax_errors.lookup.index import Entry, LookupIndex
+from jax_errors.site_gen.catalogue import Catalogue
+from jax_errors.site_gen.links import card_path
+from jax_errors.site_gen.records import SCHEMA_VERSION
+
+LOOKUP_SCHEMA = "lookup.schema.json"
+LOOKUP_PATH = "api/lookup.json"
+# Template regexes meet whitespace only through \s and `.` (their literal words hold none), so
+# lookup.js turns each of Python's whitespace characters into a space before testing a message,
+# and \s becomes a plain space there: exact, and a third of the size of the full class.
+_TEMPLATE_SPACE = " "
+_JS_SYNTAX = set("^$\\.*+?()[]{}|/")
+_QUANTIFIER = re.compile(r"\{(?P<low>\d*)(?P<rest>,\d*)?\}")
+_GROUP_STARTS = ("(?:", "(?=", "(?!", "(?<=", "(?<!")
+# Python's \w on str: letters, digits and the underscore, as the inside of a JavaScript class.
+_WORD = "\\p{L}\\p{N}_"
+
+
+
+
+def open_index(engine: Engine) -> LookupIndex:
+    with Session(engine) as session:
+        return LookupIndex.from_session(session)
+
+
+def lookup_record(index: LookupIndex, catalogue: Catalogue) -> dict[str, Any]:
+    """api/lookup.json: one entry per error of `index`, in its order (fuzzy ties go to the first)."""
+    titles = {key: card.title for key, card in catalogue.cards.items()}
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "scoring": {
+            "template_base": lookup.TEMPLATE_BASE, "coverage_weight": lookup.COVERAGE_WEIGHT,
+            "fuzzy_ceiling": lookup.FUZZY_CEILING, "fuzzy_floor": lookup.FUZZY_FLOOR,
+            "fuzzy_candidates": lookup.FUZZY_CANDIDATES, "path_bonus": lookup.PATH_BONUS,
+            "raised_bonus": lookup.RAISED_BONUS, "class_penalty": lookup.CLASS_PENALTY, "limit": 5,
+        },
+        "syntax": {
+            "space": python_space(),
+            "frame": js_regex(lookup.FRAME.pattern, lookup.FRAME.flags),
+            "exception_line": "^(?:" + js_regex(lookup.EXCEPTION_LINE.pattern, lookup.EXCEPTION_LINE.flags) + ")",
+            "values": js_regex(lookup.VALUES.pattern, lookup.VALUES.flags),
+        },
+        "count": len(index.entries),
+        "entries": [_entry(entry, titles, index.raised) for entry in index.entries],
+    }
+
+
+def _entry(entry: Entry, titles: Mapping[str, str], raised: frozenset[str]) -> dict[str, Any]:
+    regex = None
+    if entry.literal_length:  # lookup never tries a template without literal text
+        regex = "^(?:" + js_regex(entry.regex.pattern, entry.regex.flags, space=_TEMPLATE_SPACE) + ")$"
+    return {
+        "id": entry.error_id, "class": entry.exc_class, "title": titles.get(entry.error_id, entry.template.text),
+        "href": card_path(entry.error_id), "path": entry.path, "line": entry.lineno,
+        "regex": regex, "literal_length": entry.literal_length,
+        "anchors": " ".join(sorted(entry.anchor_words)), "fuzzy_key": entry.fuzzy_key,
+        "examples": list(entry.examples), "raised": entry.error_id in raised,
+    }
+
+
+# Regex translation ---------------------------------------------------------------------------
+
+@cache
+def python_space() -> str:
+    """Python's `\\s` on str (what `str.isspace` accepts) as a JavaScript class."""
+    spaces = [c for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    ranges: list[list[int]] = []
+    for c in spaces:
+        if ranges and ranges[-1][1] == c - 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "[" + "".join(_code(a) if a == b else f"{_code(a)}-{_code(b)}" for a, b in ranges) + "]"
+
+
+def js_regex(pattern: str, flags: int = 0, *, space: str | None = None) -> str:
+    """The JavaScript source (for `new RegExp(source, "u")`) matching what `pattern` matches in Python.
+
+    Parameters:
+        pattern: a Python str pattern.
+        flags: its compiled flags; only DOTALL changes the translation.
+        space: what Python's `\\s` becomes outside a class (default: the exact class).
+    Raises:
+        RegexTranslationError: the pattern uses syntax with no translation here.
+    """
+    if flags & ~(re.DOTALL | re.UNICODE):
+        raise RegexTranslationError(f"unsupported flags {flags:#x} in {pattern!r}")
+    out: list[str] = []
+    i, in_class = 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(_escape(pattern[i + 1], in_class, space, pattern))
+            i += 2
+            continue
+        if in_class:
+            out.append(c)
+            in_class = c != "]"
+        elif c == "[":
+            out.append(c)
+            in_class = True
+            if pattern.startswith("^", i + 1):
+                out.append("^")
+                i += 1
+            if pattern.startswith("]", i + 1):  # a leading ] is literal in Python
+                out.append("\\]")
+                i += 1
+        elif c == ".":
+            out.append("[^]" if flags & re.DOTALL else "[^\\n]")
+        elif c == "$":
+            out.append("(?=\\n?$)")  # Python's $ also matches before a final newline
+        elif c == "(" and pattern.startswith("(?P<", i):
+            out.append("(?<")
+            i += 4
+            continue
+        elif c == "(" and pattern.startswith("(?", i) and not pattern.startswith(_GROUP_STARTS, i):
+            raise RegexTranslationError(f"unsupported group at {i} in {pattern!r}")
+        elif c == "{" and (quantifier := _quantifier(pattern, i)):
+            out.append(quantifier[0])
+            i += quantifier[1]
+            continue
+        elif c in "{}]":
+            out.append("\\" + c)
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _quantifier(pattern: str, i: int) -> tuple[str, int] | None:
+    """`{m,n}` at `i` in JavaScript's spelling and its length, or None where Python reads `{` literally."""
+    found = _QUANTIFIER.match(pattern, i)
+    if not found or found.group() in ("{}", "{,}"):
+        return None
+    return "{" + (found["low"] or "0") + (found["rest"] or "") + "}", len(found.group())  # {,n} is {0,n}
+
+
+def _escape(e: str, in_class: bool, space: str | None, pattern: str) -> str:
+    if e in "sS":
+        if in_class and e == "S":
+            raise RegexTranslationError(f"\\S inside a class in {pattern!r}")
+        exact = python_space()
+        if e == "S":
+            return "[^" + exact[1:]
+        if in_class:
+            return exact[1:-1]
+        return space or exact
+    if e == "d":
+        return "\\p{Nd}"
+    if e == "D":
+        return "\\P{Nd}"
+    if e == "w":
+        return _WORD if in_class else f"[{_WORD}]"
+    if e == "W" and not in_class:
+        return f"[^{_WORD}]"
+    if e in "ntrfv":
+        return "\\" + e
+    if e.isalnum() or e == "_":
+        raise RegexTranslationError(f"unsupported escape \\{e} in {pattern!r}")
+    return _literal(e, in_class)
+
+
+def _literal(c: str, in_class: bool) -> str:
+    if c in _JS_SYNTAX or c == "-" and in_class:
+        return "\\" + c
+    if not c.isprintable() or c.isspace():
+        return _code(ord(c))
+    return c
+
+
+def _code(point: int) -> str:
+    return f"\\u{{{point:x}}}"

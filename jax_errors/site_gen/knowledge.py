@@ -1,0 +1,124 @@
+"""Curated knowledge: one Markdown file per error, front matter keyed by the error id.
+
+    ---
+    error_id: 252d5ba9437acc7a
+    title: all_gather_reduced needs a varying input
+    case: all_gather_reduced_not_varying     # the harness case whose trigger/fixed are the before/after
+    solutions:
+      - Apply `lax.pvary(x, 'i')` before `all_gather_reduced`.
+    situations:
+      - Migrating psum/pmap code to named-axis SPMD style and forgetting the `pvary` annotation.
+    ---
+    What the error means, in Markdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from jax_errors.exceptions import KnowledgeError
+
+DEFAULT_KNOWLEDGE_DIR = Path("knowledge")
+_FENCE = "---"
+
+
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a person wrote about one error."""
+
+    error_id: str
+    title: str
+    meaning: str  # Markdown
+    solutions: tuple[str, ...]
+    situations: tuple[str, ...]
+    case: str | None
+    path: Path
+
+
+def parse_knowledge(path: Path) -> Knowledge:
+    """Read one knowledge file.
+
+    Raises:
+        KnowledgeError: no front matter, bad YAML, or a missing `error_id`/`title`.
+    """
+    text = path.read_text(encoding="utf-8")
+    if not text.startswith(_FENCE + "\n"):
+        raise KnowledgeError(path, "does not start with a --- front matter block")
+    head, sep, body = text[len(_FENCE) + 1:].partition("\n" + _FENCE + "\n")
+    if not sep:
+        raise KnowledgeError(path, "front matter is not closed by ---")
+    try:
+        meta = yaml.safe_load(head) or {}
+    except yaml.YAMLError as error:
+        raise KnowledgeError(path, f"bad YAML: {str(error).splitlines()[0]}") from error
+    if not isinstance(meta, dict):
+        raise KnowledgeError(path, "front matter is not a mapping")
+    for key in ("error_id", "title"):
+        if not isinstance(meta.get(key), str) or not meta[key].strip():
+            raise KnowledgeError(path, f"front matter needs a string {key!r}")
+    return Knowledge(
+        error_id=meta["error_id"].strip(),
+        title=meta["title"].strip(),
+        meaning=body.strip(),
+        solutions=tuple(str(s) for s in meta.get("solutions") or ()),
+        situations=tuple(str(s) for s in meta.get("situations") or ()),
+        case=meta.get("case"),
+        path=path,
+    )
+
+
+def load_knowledge(folder: Path = DEFAULT_KNOWLEDGE_DIR) -> dict[str, Knowledge]:
+    """Every knowledge file of a folder, by error id (a missing folder has none)."""
+    entries: dict[str, Knowledge] = {}
+    for path in sorted(Path(folder).glob("*.md")):
+        entry = parse_knowledge(path)
+        if entry.error_id in entries:
+            raise KnowledgeError(path, f"error id {entry.error_id} is also in {entries[entry.error_id].path}")
+        entries[entry.error_id] = entry
+    return entries
+
+
+@dataclass(frozen=True)
+class KnowledgeProblem:
+    path: Path
+    problem: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.problem}"
+
+
+def check_knowledge(
+    entries: Mapping[str, Knowledge], *, known_ids: Collection[str], case_names: Collection[str],
+    reproduced: Mapping[str, tuple[str, str | None]] | None = None,
+) -> list[KnowledgeProblem]:
+    """What is wrong with curated files: unknown ids, missing cases, examples that do not reproduce.
+
+    Parameters:
+        known_ids: error ids of the catalogue.
+        case_names: names of the harness cases.
+        reproduced: case name -> (status, attributed error id) of its latest run; None skips
+            the check that each file's case reproduces its error.
+    """
+    problems = []
+    for entry in sorted(entries.values(), key=lambda e: e.path):
+        if entry.error_id not in known_ids:
+            problems.append(KnowledgeProblem(entry.path, f"error id {entry.error_id} is not in the catalogue"))
+        if entry.case is None:
+            continue
+        if entry.case not in case_names:
+            problems.append(KnowledgeProblem(entry.path, f"case {entry.case!r} does not exist"))
+            continue
+        if reproduced is None:
+            continue
+        status, error_id = reproduced.get(entry.case, ("not run", None))
+        if status != "reproduced":
+            problems.append(KnowledgeProblem(entry.path, f"case {entry.case} is {status}"))
+        elif error_id != entry.error_id:
+            problems.append(KnowledgeProblem(entry.path, f"case {entry.case} raises {error_id}, not {entry.error_id}"))
+    return problems

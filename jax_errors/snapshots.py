@@ -1,0 +1,41 @@
+"""Names of pinned JAX states: release tags and versions, commit ids, and the label a snapshot goes by."""
+
+from __future__ import annotations
+
+import re
+
+RELEASE_TAG_PREFIX = "jax-v"
+_COMMIT = re.compile(r"[0-9a-f]{40}")
+
+
+def snapshot_label(tag: str | None, version: str | None, commit: str) -> str:
+    """What a snapshot is called: its release tag, else its version, else its short commit."""
+    return tag or version or commit[:10]
+
+
+def is_commit(ref: str) -> bool:
+    """Whether `ref` is a full git commit id (an installed wheel without one gets a made-up name)."""
+    return bool(_COMMIT.fullmatch(ref))
+
+
+def version_key(version: str) -> tuple:
+    """Sort key of a release version or `jax-v` tag: 0.4.10 after 0.4.9, 0.5.0rc1 before 0.5.0.
+
+    A local suffix (`0.11.0+abc`) and anything unnumbered after the numbers are ignored.
+    """
+    text = version.removeprefix(RELEASE_TAG_PREFIX).split("+", 1)[0]
+    numbers = re.match(r"\d+(?:\.\d+)*", text)
+    main = tuple(int(p) for p in numbers.group().split(".")) if numbers else ()
+    candidate = re.search(r"rc(\d*)", text)
+    return (main, 0, int(candidate.group(1) or 0)) if candidate else (main, 1, 0)
+
+
+def release_tag(version: str) -> str:
+    return f"{RELEASE_TAG_PREFIX}{version}"
+
+
+def release_of(version: str | None, tag: str | None) -> str | None:
+    """The release a snapshot is, from its version or its `jax-v*` tag."""
+    if version:
+        return version
+    return tag.removeprefix(RELEASE_TAG_PREFIX) if tag and tag.startswith(RELEASE_TAG_PREFIX) else None

@@ -1,1 +1,0 @@
-"""Triggers mined from JAX's own tests: which test makes which raise site raise."""
