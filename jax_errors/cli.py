@@ -192,16 +192,13 @@ def lookup(message, limit, as_json, db) -> None:
     """
     import json
 
-    from sqlalchemy.orm import Session
-
-    from jax_errors.lookup.index import LookupIndex, parse_query
+    from jax_errors.lookup.index import open_index, parse_query
 
     text = message if message is not None else sys.stdin.read()
     if not text.strip():
         raise click.UsageError("give a MESSAGE or paste a traceback on stdin")
     query = parse_query(text)
-    with Session(open_database(db)) as session:
-        matches = LookupIndex.from_session(session).lookup(query, limit=limit)
+    matches = open_index(open_database(db)).lookup(query, limit=limit)
     if as_json:
         click.echo(json.dumps([
             {"error_id": m.entry.error_id, "score": m.score, "how": m.how, "exception": m.entry.exc_class,

@@ -130,3 +130,32 @@ def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_
     [best, *_] = after.lookup(query)
     assert (best.entry.error_id, best.how) == (opaque.error_id, "fuzzy")
     assert 0.85 * 0.9 + RAISED_BONUS < best.score < 0.9  # close to the example, below any template match
+
+
+def test_the_sites_index_made_from_cards_equals_the_one_read_from_the_database(site_db_path, git_repo, two_errors,
+                                                                              tmp_path):
+    """A build reads the database once: its lookup index comes from the loaded catalogue, and must be the CLI's."""
+    import shutil
+
+    import jax
+
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.db.engine import open_database
+    from jax_errors.lookup.browser import catalogue_index
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    path = tmp_path / "catalogue.db"
+    shutil.copy(site_db_path, path)
+    engine = open_database(path)
+    git_repo.commit(two_errors, "an older jax whose errors are gone since", tag="jax-v0.0.1")
+    with JaxRepository(git_repo.path) as repo:
+        crawl_snapshot(engine, repo.snapshot("jax-v0.0.1"))
+    with Session(engine) as session:
+        expected = LookupIndex.from_session(session)
+    index = catalogue_index(load_catalogue(engine))
+    assert index.entries == expected.entries and index.raised == expected.raised
+    assert {entry.snapshot for entry in index.entries} == {"jax-v0.0.1", f"jax-v{jax.__version__}"}
+    assert SEED_ID in index.raised and any(entry.examples for entry in index.entries)
+    worded_by_class = [e for e in index.entries if e.exc_class == "jax._src.errors.TracerBoolConversionError"]
+    assert worded_by_class and all("Attempted boolean conversion" in e.template.text for e in worded_by_class)

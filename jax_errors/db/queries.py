@@ -20,6 +20,7 @@ from jax_errors.db.models import (
 )
 from jax_errors.exceptions import SnapshotNotFoundError
 from jax_errors.snapshots import snapshot_label
+from jax_errors.template import Template
 
 
 @dataclass(frozen=True)
@@ -200,15 +201,17 @@ def all_reproductions(session: Session) -> list[Reproduction]:
     ))
 
 
-def class_messages(session: Session, snapshot: Snapshot) -> dict[str, RaiseSite]:
-    """The message each exception class of a snapshot builds in its __init__, by class path."""
-    rows = session.execute(
-        select(RaiseSite)
+def class_messages(session: Session) -> dict[int, dict[str, Template]]:
+    """Per snapshot id, the message template each exception class builds in its __init__, by class path."""
+    found: dict[int, dict[str, Template]] = {}
+    for snapshot_id, exc_class, parts in session.execute(
+        select(Occurrence.snapshot_id, RaiseSite.exc_class, RaiseSite.template_parts)
         .join(Occurrence, Occurrence.site_id == RaiseSite.id)
-        .where(Occurrence.snapshot_id == snapshot.id, RaiseSite.kind == "class_message")
-        .order_by(Occurrence.path, RaiseSite.lineno)
-    ).scalars()
-    return {site.exc_class: site for site in rows if site.exc_class}
+        .where(RaiseSite.kind == "class_message", RaiseSite.exc_class.is_not(None))
+        .order_by(Occurrence.snapshot_id, Occurrence.path, RaiseSite.lineno)
+    ):
+        found.setdefault(snapshot_id, {})[exc_class] = Template.from_json(parts)
+    return found
 
 
 def observed_messages(session: Session) -> dict[str, list[str]]:

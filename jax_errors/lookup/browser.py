@@ -15,12 +15,9 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Engine
-from sqlalchemy.orm import Session
-
-from jax_errors.lookup import index as lookup
 from jax_errors.exceptions import RegexTranslationError
-from jax_errors.lookup.index import Entry, LookupIndex
+from jax_errors.lookup import index as lookup
+from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.site_gen.catalogue import Catalogue
 from jax_errors.site_gen.links import card_path
 from jax_errors.site_gen.records import SCHEMA_VERSION
@@ -40,13 +37,19 @@ _WORD = "\\p{L}\\p{N}_"
 
 
 
-def open_index(engine: Engine) -> LookupIndex:
-    with Session(engine) as session:
-        return LookupIndex.from_session(session)
+def catalogue_index(catalogue: Catalogue) -> LookupIndex:
+    """The lookup index of a loaded catalogue, made from its cards: what `LookupIndex.from_session` reads."""
+    entries = []
+    for card in catalogue.sorted_cards():
+        snapshot = card.history.last or catalogue.newest  # where its newest raise site stands
+        entries.append(make_entry(card.id, card.site, card.location.path, snapshot.label,
+                                  catalogue.class_messages.get(snapshot.id, {}), catalogue.observed.get(card.id, ())))
+    return LookupIndex(entries, frozenset(catalogue.observed))
 
 
-def lookup_record(index: LookupIndex, catalogue: Catalogue) -> dict[str, Any]:
-    """api/lookup.json: one entry per error of `index`, in its order (fuzzy ties go to the first)."""
+def lookup_record(catalogue: Catalogue) -> dict[str, Any]:
+    """api/lookup.json: one entry per error of the catalogue, by id (fuzzy ties go to the first)."""
+    index = catalogue_index(catalogue)
     titles = {key: card.title for key, card in catalogue.cards.items()}
     return {
         "schema_version": SCHEMA_VERSION,

@@ -9,12 +9,12 @@ a JAX test), and scores below 0.9.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from rapidfuzz import fuzz, process
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.history import ordered_snapshots
@@ -151,6 +151,7 @@ class LookupIndex:
 
     @classmethod
     def from_session(cls, session: Session) -> LookupIndex:
+        """The index of the catalogue a session reads: each error id at its newest occurrence."""
         snapshots = ordered_snapshots(session)
         position_of = {s.id: i for i, s in enumerate(snapshots)}
         newest: dict[str, tuple[int, int, str]] = {}
@@ -162,24 +163,13 @@ class LookupIndex:
             if error_id not in newest or position > newest[error_id][0]:
                 newest[error_id] = (position, site_id, path)
         sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
-        class_templates = {  # only the snapshots holding some id's newest occurrence
-            snapshots[position].id: {c: Template.from_json(site.template_parts)
-                                     for c, site in class_messages(session, snapshots[position]).items()}
-            for position in {v[0] for v in newest.values()}
-        }
+        class_templates = class_messages(session)
         observed = observed_messages(session)
-        entries = []
-        for error_id, (position, site_id, path) in sorted(newest.items()):
-            site = sites[site_id]
-            snapshot = snapshots[position]
-            template = Template.from_json(site.template_parts)
-            if not site.template_complete and site.exc_class in class_templates[snapshot.id]:
-                # raise ConcretizationTypeError(tracer): the class's __init__ words the message.
-                template = class_templates[snapshot.id][site.exc_class]
-            entries.append(Entry(
-                error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot.label,
-                _examples(observed.get(error_id, ()), template),
-            ))
+        entries = [
+            make_entry(error_id, sites[site_id], path, snapshots[position].label,
+                       class_templates.get(snapshots[position].id, {}), observed.get(error_id, ()))
+            for error_id, (position, site_id, path) in sorted(newest.items())
+        ]
         return cls(entries, frozenset(observed))
 
     def lookup(self, query: Query | str, *, limit: int = 5) -> list[Match]:
@@ -230,6 +220,28 @@ class LookupIndex:
         if match.entry.error_id in self.raised:
             score += RAISED_BONUS
         return Match(match.entry, round(min(score, 1.0), 4), match.how)
+
+
+def make_entry(error_id: str, site: RaiseSite, path: str, snapshot_label: str,
+               class_templates: Mapping[str, Template], observed: Iterable[str]) -> Entry:
+    """An error as lookup sees it: its newest raise site, where that stands, and in which snapshot.
+
+    Parameters:
+        class_templates: the snapshot's exception classes' own messages, by class path; they
+            word `raise ConcretizationTypeError(tracer)`, whose own template is incomplete.
+        observed: the messages the error was seen raising.
+    """
+    template = Template.from_json(site.template_parts)
+    if not site.template_complete and site.exc_class in class_templates:
+        template = class_templates[site.exc_class]
+    return Entry(error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
+                 _examples(observed, template))
+
+
+def open_index(engine: Engine) -> LookupIndex:
+    """The lookup index of the catalogue in `engine`."""
+    with Session(engine) as session:
+        return LookupIndex.from_session(session)
 
 
 def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:

@@ -12,12 +12,12 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, lookup_record, open_index
+from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, lookup_record
 from jax_errors.progress import Progress
 from jax_errors.reproduce.cases import load_cases
 from jax_errors.site_gen import records
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
-from jax_errors.site_gen.circumstances import guard_sentence, circumstances_of
+from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, slug
 from jax_errors.site_gen.output import SiteOutput, digest
@@ -115,7 +115,7 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     report.pages += 3 + _write_diffs(out, catalogue)
     entries["errors.json"] = _write_record(
         out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
-    _write_record(out, LOOKUP_PATH, lookup_record(open_index(engine), catalogue), LOOKUP_SCHEMA, config.validate)
+    _write_record(out, LOOKUP_PATH, lookup_record(catalogue), LOOKUP_SCHEMA, config.validate)
     out.write("api/all.zip", records.zip_bytes(entries))
     _copy_static(out)
     out.finish()

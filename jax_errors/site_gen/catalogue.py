@@ -252,6 +252,10 @@ class Catalogue:
     cards: dict[str, Card]
     snapshots: tuple[SnapshotInfo, ...]
     diffs: tuple[Diff, ...] = ()  # of each consecutive pair of snapshots, newest first
+    # What lookup needs besides the cards: each snapshot's exception classes' own messages (by
+    # snapshot id, then class path), and the messages each error id was seen raising.
+    class_messages: Mapping[int, Mapping[str, Template]] = field(default_factory=dict)
+    observed: Mapping[str, list[str]] = field(default_factory=dict)
 
     @property
     def newest(self) -> SnapshotInfo | None:
@@ -285,6 +289,8 @@ def load_catalogue(
         runs = [Run.from_row(row) for row in queries.all_reproductions(session)]
         tests = queries.confirmed_triggers(session)
         linked = queries.static_link_counts(session)
+        class_messages = queries.class_messages(session)
+        observed = queries.observed_messages(session)
         for site in sites.values():
             session.expunge(site)
     knowledge = dict(knowledge or {})
@@ -308,7 +314,7 @@ def load_catalogue(
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded))
                   for d in reversed(history.diffs))
-    return Catalogue(cards, tuple(reversed(ordered)), diffs)
+    return Catalogue(cards, tuple(reversed(ordered)), diffs, class_messages, observed)
 
 
 def _site_reading(site: RaiseSite) -> tuple:
