@@ -54,8 +54,8 @@ def fresh_db(tmp: Path, name: str):
 @benchmark
 def crawl(args, results) -> None:
     """Full crawl of one tag vs `git grep -n "raise "` and vs a bare ast.parse of the same blobs."""
-    with JaxRepository(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
-        snapshot = checkout.snapshot(args.tag)
+    with JaxRepository(args.repo) as repository, tempfile.TemporaryDirectory() as tmp:
+        snapshot = repository.snapshot(args.tag)
         grep_s, _ = timed(subprocess.run, ["git", f"--git-dir={args.repo}", "grep", "-n", "raise ", args.tag,
                                            "--", "jax/"], capture_output=True, check=False)
         read_s, blobs = timed(lambda: [f.read() for f in snapshot.files])
@@ -71,13 +71,13 @@ def crawl(args, results) -> None:
 @benchmark
 def releases(args, results) -> None:
     """Crawl of every release tag: distinct blobs parsed vs files seen, time per tag."""
-    with JaxRepository(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
+    with JaxRepository(args.repo) as repository, tempfile.TemporaryDirectory() as tmp:
         engine = fresh_db(Path(tmp), "releases")
-        tags = checkout.release_tags()
+        tags = repository.release_tags()
         files = parsed = 0
         started = time.perf_counter()
         for tag in tags:
-            r = crawl_snapshot(engine, checkout.snapshot(tag), jobs=2)
+            r = crawl_snapshot(engine, repository.snapshot(tag), jobs=2)
             files += r.files
             parsed += r.parsed
         seconds = time.perf_counter() - started
@@ -99,20 +99,20 @@ def refresh(args, results) -> None:
     from jax_errors.reproduce.source_tree import export_tree
     from jax_errors.site_gen.build import SiteConfig, build_site
 
-    with JaxRepository(args.repo) as checkout, tempfile.TemporaryDirectory() as tmp:
+    with JaxRepository(args.repo) as repository, tempfile.TemporaryDirectory() as tmp:
         engine = fresh_db(Path(tmp), "refresh")
-        commit = checkout.commit(args.refresh_rev)
+        commit = repository.commit(args.refresh_rev)
         parent = commit.parents[0].hexsha
-        crawl_snapshot(engine, checkout.snapshot(parent), jobs=2)
+        crawl_snapshot(engine, repository.snapshot(parent), jobs=2)
         cases = load_cases(ROOT / "cases")
         try:
-            run_cases(engine, cases, jobs=2, tree=export_tree(checkout, parent))
+            run_cases(engine, cases, jobs=2, tree=export_tree(repository, parent))
         except WorkerError as error:  # the parent may refuse the installed jaxlib too: measure without runs
             print(f"refresh: cases not run on the parent: {error}".splitlines()[0])
         site = SiteConfig(out=Path(tmp) / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases")
         build_s, _ = timed(build_site, engine, site)
-        refresh_s, r = timed(refresh_catalogue, engine, checkout, commit.hexsha, jobs=2, cases=cases, site=site)
-        full_s, _ = timed(crawl_snapshot, fresh_db(Path(tmp), "full"), checkout.snapshot(commit.hexsha), jobs=2)
+        refresh_s, r = timed(refresh_catalogue, engine, repository, commit.hexsha, jobs=2, cases=cases, site=site)
+        full_s, _ = timed(crawl_snapshot, fresh_db(Path(tmp), "full"), repository.snapshot(commit.hexsha), jobs=2)
         print(f"refresh: {r.summary()}")
         report(results, "refresh_one_commit", commit=commit.hexsha[:10], parsed=r.parsed,
                crawl_s=sum(c.seconds for c in r.crawls), cases_affected=len(r.affected),

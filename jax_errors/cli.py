@@ -70,7 +70,7 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--repo", type=click.Path(file_okay=False), envvar="JAX_ERRORS_JAX_REPO",
-              help="A JAX git repository (bare or not); read without a checkout.")
+              help="A JAX git repository (bare or not); read without a repository.")
 @click.option("--rev", "revs", multiple=True, help="Commit, tag or branch to crawl (repeatable).")
 @click.option("--releases", is_flag=True, help="Crawl every jax-v* release tag of --repo.")
 @click.option("--installed", is_flag=True, help="Crawl the jax package installed in this environment.")
@@ -94,13 +94,13 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
     if installed or not repo:
         snapshots.append(lambda: installed_snapshot())
     if repo:
-        checkout = JaxRepository(repo)
-        wanted = list(revs) + (checkout.release_tags() if releases else [])
+        repository = JaxRepository(repo)
+        wanted = list(revs) + (repository.release_tags() if releases else [])
         if not wanted and not installed:
             wanted = ["HEAD"]
         for rev in wanted:
-            checkout.commit(rev)  # fail on a bad rev before crawling anything
-        snapshots.extend(lambda rev=rev: checkout.snapshot(rev) for rev in wanted)
+            repository.commit(rev)  # fail on a bad rev before crawling anything
+        snapshots.extend(lambda rev=rev: repository.snapshot(rev) for rev in wanted)
     for index, load in enumerate(snapshots, 1):
         snapshot = load()
         with progress_bar(f"[{index}/{len(snapshots)}] {snapshot.label}") as progress:
@@ -109,8 +109,8 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
         for failure in report.parse_failures:
             click.echo(f"  does not parse: {failure}", err=True)
     if repo:
-        date_undated_snapshots(engine, checkout)
-        checkout.close()
+        date_undated_snapshots(engine, repository)
+        repository.close()
 
 
 @cli.command()
@@ -148,8 +148,8 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
     site = SiteConfig(out=Path(site_out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir)) \
         if site_out else None
     engine = open_database(db)
-    with JaxRepository(repo) as checkout, progress_bar(f"refresh {rev}") as progress:
-        report = refresh_catalogue(engine, checkout, rev, limit=limit, jobs=jobs, progress=progress,
+    with JaxRepository(repo) as repository, progress_bar(f"refresh {rev}") as progress:
+        report = refresh_catalogue(engine, repository, rev, limit=limit, jobs=jobs, progress=progress,
                                    cases=cases, timeout=timeout, site=site)
     click.echo(report.summary())
 
@@ -334,7 +334,7 @@ def repo_rev_options(fn):
     fn = click.option("--rev", default="HEAD", show_default=True,
                       help="Commit or tag of the tests (the installed jax's tag to confirm).")(fn)
     return click.option("--repo", type=click.Path(file_okay=False), envvar="JAX_ERRORS_JAX_REPO", required=True,
-                        help="A JAX git repository (bare or not); read without a checkout.")(fn)
+                        help="A JAX git repository (bare or not); read without a repository.")(fn)
 
 
 @triggers.command("mine")
@@ -351,8 +351,8 @@ def triggers_mine(repo, rev, jobs, db) -> None:
     from jax_errors.crawler.repository import JaxRepository
 
     engine = open_database(db)
-    with JaxRepository(repo) as checkout, progress_bar(f"mine {rev}") as progress:
-        report = mine_tests(engine, git_tests(checkout, rev), package=lambda: checkout.snapshot(rev),
+    with JaxRepository(repo) as repository, progress_bar(f"mine {rev}") as progress:
+        report = mine_tests(engine, git_tests(repository, rev), package=lambda: repository.snapshot(rev),
                             jobs=jobs, progress=progress)
     click.echo(report.summary())
     for failure in report.parse_failures:
@@ -379,10 +379,10 @@ def triggers_confirm(repo, rev, jobs, timeout, files_glob, db) -> None:
     if timeout:
         kwargs["timeout"] = timeout
     engine = open_database(db)
-    with JaxRepository(repo) as checkout:
-        require_installed_commit(checkout.commit(rev).hexsha)  # before the progress bar shows
-    with JaxRepository(repo) as checkout, progress_bar(f"confirm {rev}") as progress:
-        report = confirm_git(engine, checkout, rev, progress=progress, **kwargs)
+    with JaxRepository(repo) as repository:
+        require_installed_commit(repository.commit(rev).hexsha)  # before the progress bar shows
+    with JaxRepository(repo) as repository, progress_bar(f"confirm {rev}") as progress:
+        report = confirm_git(engine, repository, rev, progress=progress, **kwargs)
     click.echo(report.summary())
 
 

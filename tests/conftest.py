@@ -17,6 +17,22 @@ from jax_errors.db.engine import open_database
 
 JAX_CLONE_ENV = "JAX_ERRORS_JAX_CLONE"
 DEFAULT_JAX_CLONE = Path("/work/.mirror/jax-ml+jax/repo")
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+@pytest.fixture
+def snapshot():
+    """`snapshot(name, text)`: text must equal `tests/snapshots/<name>`; TESTS_GENERATE=1 rewrites the file instead.
+
+    Regenerate after an intended change to what the crawler, the miner or the site generator writes.
+    """
+    def check(name: str, text: str) -> None:
+        path = SNAPSHOTS / name
+        if os.environ.get("TESTS_GENERATE") == "1":
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        assert text == path.read_text(encoding="utf-8")
+    return check
 
 
 @pytest.fixture

@@ -47,8 +47,8 @@ def build_history(git_repo):
 
 
 def crawl(engine, repo, rev, **kwargs):
-    with JaxRepository(repo.path) as checkout:
-        return crawl_snapshot(engine, checkout.snapshot(rev), **kwargs)
+    with JaxRepository(repo.path) as repository:
+        return crawl_snapshot(engine, repository.snapshot(rev), **kwargs)
 
 
 def test_crawl_pins_commit_tag_and_sites(fresh_db, git_repo):
@@ -129,8 +129,8 @@ def test_release_tags_sort_by_version(git_repo):
     git_repo.commit({"jax/a.py": "x = 1\n"}, "a", tag="jax-v0.4.10")
     git_repo.commit({"jax/a.py": "x = 2\n"}, "b", tag="jax-v0.4.9")
     git_repo.commit({"jax/a.py": "x = 3\n"}, "c", tag="jax-v0.10.0")
-    with JaxRepository(git_repo.path) as checkout:
-        assert checkout.release_tags() == ["jax-v0.4.9", "jax-v0.4.10", "jax-v0.10.0"]
+    with JaxRepository(git_repo.path) as repository:
+        assert repository.release_tags() == ["jax-v0.4.9", "jax-v0.4.10", "jax-v0.10.0"]
 
 
 def test_bad_inputs_fail_with_one_line(tmp_path, git_repo):

@@ -37,9 +37,9 @@ def history(git_repo):
 
 
 def crawl_all(engine, git_repo, revs):
-    with JaxRepository(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as repository:
         for rev in revs:
-            crawl_snapshot(engine, checkout.snapshot(rev))
+            crawl_snapshot(engine, repository.snapshot(rev))
 
 
 def test_diff_finds_added_removed_and_reworded(fresh_db, git_repo):
@@ -74,14 +74,14 @@ def test_history_links_rewordings_and_retired_errors(fresh_db, git_repo):
 
 def test_refresh_crawls_only_new_commits(fresh_db, git_repo):
     shas = history(git_repo)
-    with JaxRepository(git_repo.path) as checkout:
-        first = refresh(fresh_db, checkout, shas[0])
+    with JaxRepository(git_repo.path) as repository:
+        first = refresh(fresh_db, repository, shas[0])
         assert [c.commit for c in first.crawls] == [shas[0]] and first.diff is None
-        second = refresh(fresh_db, checkout, "main")
+        second = refresh(fresh_db, repository, "main")
         assert [c.commit for c in second.crawls] == shas[1:]
         assert second.parsed == 2
         assert (len(second.diff.added), len(second.diff.removed), len(second.diff.reworded)) == (2, 1, 1)
-        assert refresh(fresh_db, checkout, "main").summary() == "main: up to date"
+        assert refresh(fresh_db, repository, "main").summary() == "main: up to date"
 
 
 def test_an_undated_installed_snapshot_sorts_among_releases_by_version(fresh_db):

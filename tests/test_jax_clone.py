@@ -9,6 +9,8 @@ from jax_errors.crawler.installed import installed_snapshot
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.queries import find_snapshot, site_at
 
+pytestmark = [pytest.mark.slow, pytest.mark.jax_clone]  # crawls real JAX releases from the clone
+
 PARALLEL = "jax/_src/lax/parallel.py"
 SEED_AT_0_10_2 = 2491
 # The clone's HEAD moves when it is refreshed; the seed card was measured at this commit.
@@ -21,13 +23,13 @@ def clone_db(jax_clone, tmp_path_factory):
     from jax_errors.db.engine import open_database
 
     engine = open_database(tmp_path_factory.mktemp("clone") / "clone.db")
-    with JaxRepository(jax_clone) as checkout:
+    with JaxRepository(jax_clone) as repository:
         try:
-            checkout.commit(SEED_COMMIT)
+            repository.commit(SEED_COMMIT)
         except Exception:
             pytest.skip(f"the JAX clone at {jax_clone} does not have commit {SEED_COMMIT}")
         for rev in ("jax-v0.10.2", SEED_COMMIT):
-            crawl_snapshot(engine, checkout.snapshot(rev), jobs=2)
+            crawl_snapshot(engine, repository.snapshot(rev), jobs=2)
     return engine
 
 
@@ -48,8 +50,8 @@ def test_head_has_every_raise_the_brief_counted(clone_db):
 
 def test_installed_wheel_matches_its_tag_but_for_version_py(jax_clone):
     installed = {f.path: f.blob_sha for f in installed_snapshot().files}
-    with JaxRepository(jax_clone) as checkout:
-        tagged = {f.path: f.blob_sha for f in checkout.snapshot(f"jax-v{jax.__version__}").files}
+    with JaxRepository(jax_clone) as repository:
+        tagged = {f.path: f.blob_sha for f in repository.snapshot(f"jax-v{jax.__version__}").files}
     # The wheel leaves out some test utilities and examples; whatever it ships is byte-identical.
     differing = {p for p in installed if installed[p] != tagged.get(p)}
     assert differing == {"jax/version.py"}

@@ -30,6 +30,7 @@ def test_check_flags_unknown_ids_and_cases_that_do_not_reproduce(tmp_path):
     assert [p.problem for p in problems] == ["error id bbbb is not in the catalogue", "case two is no-error"]
 
 
+@pytest.mark.slow  # reproduces the 110 cases the knowledge files name
 def test_curated_knowledge_matches_the_catalogue_and_reproduces(installed_db_path, tmp_path):
     import shutil
 

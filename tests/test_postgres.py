@@ -37,9 +37,9 @@ def test_crawl_and_query_on_postgres(postgres_url, git_repo):
     git_repo.commit({"jax/core.py": "# moved\n\ndef f(x):\n    raise ValueError(f'bad {x}')\n"}, "two",
                     tag="jax-v0.0.2")
     engine = open_database(postgres_url)
-    with JaxRepository(git_repo.path) as checkout:
+    with JaxRepository(git_repo.path) as repository:
         for tag in ("jax-v0.0.1", "jax-v0.0.2"):
-            crawl_snapshot(engine, checkout.snapshot(tag))
+            crawl_snapshot(engine, repository.snapshot(tag))
     with Session(engine) as session:
         old, new = find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2")
         first, moved = site_at(session, old, "jax/core.py", 2), site_at(session, new, "jax/core.py", 4)

@@ -1,16 +1,12 @@
 import json
-import os
 import textwrap
 from dataclasses import asdict
-from pathlib import Path
 
 import pytest
 
 from jax_errors.crawler.raise_sites import extract_raise_sites
 from jax_errors.exceptions import SourceParseError
 from jax_errors.template import template_regex
-
-SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 SAMPLE = textwrap.dedent('''
     import textwrap
@@ -123,17 +119,13 @@ def test_python_312_syntax_parses():
     assert site.qualname == "first"
 
 
-def test_extraction_matches_snapshot():
-    """Regenerate with TESTS_GENERATE=1 after an intended extraction change."""
-    path = SNAPSHOTS / "raise_sites_sample.json"
+def test_extraction_matches_snapshot(snapshot):
     actual = [
         {**asdict(s), "template": s.template.to_json(), "template_text": s.template.text,
          "forms": sorted(s.template.forms), "complete": s.template.complete}
         for s in sites()
     ]
-    if os.environ.get("TESTS_GENERATE") == "1":
-        path.write_text(json.dumps(actual, indent=2, sort_keys=True) + "\n")
-    assert actual == json.loads(path.read_text())
+    snapshot("raise_sites_sample.json", json.dumps(actual, indent=2, sort_keys=True) + "\n")
 
 
 def test_additions_under_other_branches_are_optional():

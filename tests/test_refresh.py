@@ -70,9 +70,9 @@ def setting(tmp_path, git_repo, two_errors, monkeypatch):
     first = git_repo.commit({**PACKAGE, **two_errors}, "one")
     engine = open_database(tmp_path / "catalogue.db")
     cases = write_cases(tmp_path / "cases")
-    with JaxRepository(git_repo.path) as checkout:
-        refresh(engine, checkout, first)
-        run_cases(engine, cases, tree=export_tree(checkout, first))
+    with JaxRepository(git_repo.path) as repository:
+        refresh(engine, repository, first)
+        run_cases(engine, cases, tree=export_tree(repository, first))
     return engine, cases, first
 
 
@@ -95,8 +95,8 @@ def test_refresh_reruns_only_the_cases_whose_site_changed(setting, git_repo, two
     moved = git_repo.commit({"jax/core.py": "# a new first line\n\n" + textwrap.dedent(two_errors["jax/core.py"]).lstrip()}, "move")
     site = SiteConfig(out=tmp_path / "site", knowledge_dir=tmp_path / "none", cases_dir=tmp_path / "cases",
                       search=False)
-    with JaxRepository(git_repo.path) as checkout:
-        report = refresh(engine, checkout, "main", cases=cases, site=site)
+    with JaxRepository(git_repo.path) as repository:
+        report = refresh(engine, repository, "main", cases=cases, site=site)
     assert report.affected == ["negative_check"]
     assert rows(engine, f"0.0.1+{moved[:10]}") == {"negative_check": ("reproduced", "jax/core.py", 5)}
     assert "1 cases re-run on jax 0.0.1+" in report.summary() and ": 1 reproduced" in report.summary()
@@ -109,8 +109,8 @@ def test_a_commit_whose_jax_will_not_import_is_reported_and_nothing_is_lost(sett
         "jax/__init__.py": 'raise RuntimeError("jaxlib is version 0.0.0, but this jax requires 0.0.2")\n',
         "jax/core.py": two_errors["jax/core.py"].replace("got {x}", "but got {x}"),
     }, "needs a newer jaxlib")
-    with JaxRepository(git_repo.path) as checkout:
-        report = refresh(engine, checkout, "main", cases=cases)
+    with JaxRepository(git_repo.path) as repository:
+        report = refresh(engine, repository, "main", cases=cases)
     assert report.affected == ["negative_check"]
     assert report.reproduction is None
     assert report.not_run == "RuntimeError: jaxlib is version 0.0.0, but this jax requires 0.0.2"
@@ -121,10 +121,10 @@ def test_a_commit_whose_jax_will_not_import_is_reported_and_nothing_is_lost(sett
 
 def test_a_tree_is_exported_once_and_reused(setting, git_repo, tmp_path):
     _engine, _cases, first = setting
-    with JaxRepository(git_repo.path) as checkout:
-        tree = export_tree(checkout, first)
+    with JaxRepository(git_repo.path) as repository:
+        tree = export_tree(repository, first)
         (tree.jax_dir / "marker").write_text("kept")
-        again = export_tree(checkout, first[:10])
+        again = export_tree(repository, first[:10])
     assert again == tree and (again.jax_dir / "marker").read_text() == "kept"
     assert sorted(p.name for p in tree.jax_dir.iterdir()) == ["__init__.py", "core.py", "marker", "other.py",
                                                               "version.py"]

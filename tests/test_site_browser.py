@@ -12,6 +12,9 @@ import pytest
 
 from jax_errors.site_gen.serve import make_server
 
+# Chromium on the whole installed catalogue's site (built once, ~25 s).
+pytestmark = pytest.mark.slow
+
 CHROMIUM = Path(os.environ.get("JAX_ERRORS_CHROMIUM", "/usr/bin/chromium"))
 # The machine's network is closed: nothing may phone home.
 CHROMIUM_ARGS = [

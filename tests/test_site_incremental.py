@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from site_pages import site_files
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -19,13 +20,13 @@ from jax_errors.site_gen.output import BUILDING, MARKER
 def catalogue(fresh_db, git_repo, two_errors):
     """A database of one commit, and a function crawling a second one that rewords `check`'s error."""
     first = git_repo.commit(two_errors, "one")
-    with JaxRepository(git_repo.path) as checkout:
-        crawl_snapshot(fresh_db, checkout.snapshot(first))
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(fresh_db, repository.snapshot(first))
 
     def reword() -> str:
         second = git_repo.commit({"jax/core.py": two_errors["jax/core.py"].replace("got {x}", "but got {x}")}, "two")
-        with JaxRepository(git_repo.path) as checkout:
-            crawl_snapshot(fresh_db, checkout.snapshot(second))
+        with JaxRepository(git_repo.path) as repository:
+            crawl_snapshot(fresh_db, repository.snapshot(second))
         return second
     return fresh_db, reword
 
@@ -34,10 +35,6 @@ def build(engine, out: Path, **options):
     config = SiteConfig(out=out, knowledge_dir=out.parent / "no-knowledge", cases_dir=out.parent / "no-cases",
                         search=options.pop("search", False), **options)
     return build_site(engine, config)
-
-
-def tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def other_card(engine) -> str:
@@ -53,7 +50,7 @@ def test_a_rebuild_of_the_same_catalogue_writes_nothing(catalogue, tmp_path):
     again = build(engine, tmp_path / "site")
     assert first.rendered == first.cards == 2 and first.unchanged == 0
     assert (again.rendered, again.rewritten, again.removed) == (0, 0, 0)
-    assert again.unchanged == first.rewritten == len(tree(tmp_path / "site")) - 1  # all but the manifest
+    assert again.unchanged == first.rewritten == len(site_files(tmp_path / "site")) - 1  # all but the manifest
 
 
 def test_after_a_new_commit_only_touched_cards_render_and_the_bytes_equal_a_full_build(catalogue, tmp_path):
@@ -64,7 +61,7 @@ def test_after_a_new_commit_only_touched_cards_render_and_the_bytes_equal_a_full
     reword()
     incremental = build(engine, tmp_path / "site")
     full = build(engine, tmp_path / "full", incremental=False)
-    assert tree(tmp_path / "site") == tree(tmp_path / "full")
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "full")
     assert full.rendered == full.cards == 3
     assert incremental.rendered == 2  # the old wording, now retired, and the new one
     assert untouched.stat().st_mtime_ns == before
@@ -80,7 +77,7 @@ def test_files_a_build_no_longer_makes_are_removed(catalogue, tmp_path):
     build(engine, tmp_path / "full", incremental=False)
     assert report.removed == 3  # the new wording's page and JSON record, and the page of the diff
     assert not (tmp_path / "site" / "diffs" / f"{second[:10]}.html").exists()
-    assert tree(tmp_path / "site") == tree(tmp_path / "full")
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "full")
 
 
 def test_a_build_cut_short_or_a_changed_generator_means_a_full_build(catalogue, tmp_path, monkeypatch):

@@ -1,10 +1,8 @@
 """Triggers mined from JAX's tests: mining, static links, and real runs of synthetic JAX test files."""
 
 import json
-import os
 import shutil
 from dataclasses import asdict
-from pathlib import Path
 
 import jax
 import pytest
@@ -34,8 +32,6 @@ from jax_errors.site_gen import records
 from jax_errors.site_gen.build import render_card
 from jax_errors.site_gen.catalogue import load_catalogue
 from jax_errors.template import Template
-
-SNAPSHOTS = Path(__file__).parent / "snapshots" / "triggers"
 
 SYNTHETIC_TEST = '''\
 import re
@@ -103,14 +99,8 @@ def mined_json(path: str = "tests/foo_test.py") -> list[dict]:
     return found
 
 
-def test_mining_matches_snapshot():
-    """Regenerate with TESTS_GENERATE=1 after an intended change to the miner."""
-    found = mined_json()
-    snapshot = SNAPSHOTS / "asserts_sample.json"
-    if os.environ.get("TESTS_GENERATE") == "1":
-        snapshot.parent.mkdir(parents=True, exist_ok=True)
-        snapshot.write_text(json.dumps(found, indent=2, sort_keys=True) + "\n")
-    assert found == json.loads(snapshot.read_text())
+def test_mining_matches_snapshot(snapshot):
+    snapshot("triggers/asserts_sample.json", json.dumps(mined_json(), indent=2, sort_keys=True) + "\n")
 
 
 def test_mining_covers_every_form():
@@ -232,8 +222,8 @@ def mined_repo(git_repo, db_path):
     sha = git_repo.commit({"jax/_src/shapes.py": PACKAGE, "tests/shapes_test.py": PACKAGE_TESTS}, "one",
                           tag="jax-v0.0.1")
     engine = open_database(db_path)
-    with JaxRepository(git_repo.path) as checkout:
-        report = mine_tests(engine, git_tests(checkout, "jax-v0.0.1"), package=lambda: checkout.snapshot("jax-v0.0.1"))
+    with JaxRepository(git_repo.path) as repository:
+        report = mine_tests(engine, git_tests(repository, "jax-v0.0.1"), package=lambda: repository.snapshot("jax-v0.0.1"))
     return engine, sha, report
 
 
@@ -258,8 +248,8 @@ def test_static_links_against_a_synthetic_catalogue(mined_repo):
 
 def test_mining_again_replaces_the_commits_asserts(mined_repo, git_repo):
     engine, sha, _report = mined_repo
-    with JaxRepository(git_repo.path) as checkout:
-        again = mine_tests(engine, git_tests(checkout, "jax-v0.0.1"))
+    with JaxRepository(git_repo.path) as repository:
+        again = mine_tests(engine, git_tests(repository, "jax-v0.0.1"))
     assert again.asserts == 5
     with Session(engine) as session:
         assert len(session.scalars(select(RaisesAssert)).all()) == 5
@@ -426,10 +416,11 @@ def test_confirm_needs_mined_asserts(fresh_db, tmp_path):
 
 # The real test suite --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.jax_clone
 def test_mine_jax_v0_10_2(jax_clone, fresh_db):
-    with JaxRepository(jax_clone) as checkout:
-        report = mine_tests(fresh_db, git_tests(checkout, "jax-v0.10.2"))
+    with JaxRepository(jax_clone) as repository:
+        report = mine_tests(fresh_db, git_tests(repository, "jax-v0.10.2"))
     assert report.commit == "990e6a0b84138346e6a38785412f36356e0e5dc3"
     assert report.files == 259 and not report.parse_failures
     assert 1500 <= report.by_kind["assertRaisesRegex"] <= 1700

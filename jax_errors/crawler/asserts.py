@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from jax_errors.crawler.imports import ImportTable, module_name
-from jax_errors.crawler.statements import child_statements, iter_statements, parse_source
+from jax_errors.crawler.statements import StatementVisitor, iter_statements, parse_source
 from jax_errors.crawler.template_builder import build_template
 from jax_errors.template import Template
 
@@ -71,21 +71,14 @@ def extract_asserts(source: bytes | str, path: str) -> list[MinedAssert]:
     return sorted(visitor.asserts, key=lambda a: (a.lineno, a.col))
 
 
-@dataclass
-class _Scope:
-    name: str
-    node: ast.AST
-    is_class: bool
-
-
-class AssertVisitor:
+class AssertVisitor(StatementVisitor):
     """Walks a test module's statements, keeping the class and function each assert stands in."""
 
     def __init__(self, tree: ast.Module, *, path: str, text: str) -> None:
+        super().__init__(tree)
         self.path = path
         self.text = text
         self.imports = ImportTable(tree, module=module_name(path), is_package=False)
-        self.scopes = [_Scope("<module>", tree, is_class=False)]
         self.lines = text.splitlines(keepends=True)
         self.asserts: list[MinedAssert] = []
         self.tree = tree
@@ -93,28 +86,6 @@ class AssertVisitor:
     @cached_property
     def callers(self) -> dict[TestRef, tuple[TestRef, ...]]:
         return test_callers(self.tree)
-
-    def visit(self, node: ast.AST) -> None:
-        getattr(self, f"visit_{type(node).__name__.lower()}", self.generic_visit)(node)
-
-    def generic_visit(self, node: ast.AST) -> None:
-        for child in child_statements(node):
-            self.visit(child)
-
-    def _visit_scope(self, node: ast.AST, name: str, *, is_class: bool) -> None:
-        self.scopes.append(_Scope(name, node, is_class))
-        try:
-            self.generic_visit(node)
-        finally:
-            self.scopes.pop()
-
-    def visit_classdef(self, node: ast.ClassDef) -> None:
-        self._visit_scope(node, node.name, is_class=True)
-
-    def visit_functiondef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self._visit_scope(node, node.name, is_class=False)
-
-    visit_asyncfunctiondef = visit_functiondef
 
     # Where an assert stands ------------------------------------------------------------------
     def _place(self) -> tuple[str | None, str]:

@@ -120,8 +120,8 @@ def _snapshot_id(engine: Engine, commit: str) -> int | None:
         return session.scalar(select(Snapshot.id).where(Snapshot.commit == commit))
 
 
-def date_undated_snapshots(engine: Engine, checkout: JaxRepository) -> int:
-    """Date the snapshots with no commit date (installed wheels) whose commit `checkout` holds.
+def date_undated_snapshots(engine: Engine, repository: JaxRepository) -> int:
+    """Date the snapshots with no commit date (installed wheels) whose commit `repository` holds.
 
     A wheel records its commit but not when it was made; with the date, history orders it among
     the commits crawled from git instead of guessing from version numbers. Returns how many it dated.
@@ -129,7 +129,7 @@ def date_undated_snapshots(engine: Engine, checkout: JaxRepository) -> int:
     dated = 0
     with Session(engine) as session, session.begin():
         for row in session.scalars(select(Snapshot).where(Snapshot.committed_at.is_(None))):
-            when = checkout.commit_date(row.commit)
+            when = repository.commit_date(row.commit)
             if when is not None:
                 row.committed_at = when.astimezone(UTC).replace(tzinfo=None)
                 dated += 1

@@ -51,12 +51,12 @@ class MineReport:
         )
 
 
-def git_tests(checkout: JaxRepository, rev: str) -> SourceSnapshot:
+def git_tests(repository: JaxRepository, rev: str) -> SourceSnapshot:
     """The test suite's `.py` files at `rev`, read from git."""
-    commit = checkout.commit(rev)
+    commit = repository.commit(rev)
     return SourceSnapshot(
-        commit=commit.hexsha, origin="git", source=str(checkout.path),
-        files=checkout.files(commit.hexsha, folder=TESTS_DIR), tag=checkout.release_tag_of(commit.hexsha, preferred=rev),
+        commit=commit.hexsha, origin="git", source=str(repository.path),
+        files=repository.files(commit.hexsha, folder=TESTS_DIR), tag=repository.release_tag_of(commit.hexsha, preferred=rev),
     )
 
 

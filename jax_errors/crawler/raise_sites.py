@@ -6,7 +6,7 @@ import ast
 from dataclasses import dataclass, field
 
 from jax_errors.crawler.imports import ImportTable, module_name
-from jax_errors.crawler.statements import block_paths, child_statements, iter_statements, parse_source
+from jax_errors.crawler.statements import Scope, StatementVisitor, block_paths, iter_statements, parse_source
 from jax_errors.crawler.template_builder import build_template
 from jax_errors.template import EMPTY, Template, optional
 
@@ -43,10 +43,7 @@ class RaiseSite:
 
 
 @dataclass
-class _Scope:
-    name: str
-    node: ast.AST
-    is_function: bool
+class _Scope(Scope):
     guards: list[Guard] = field(default_factory=list)
 
 
@@ -62,44 +59,33 @@ def extract_raise_sites(source: bytes | str, path: str) -> list[RaiseSite]:
     return visitor.sites
 
 
-class RaiseSiteVisitor:
+class RaiseSiteVisitor(StatementVisitor):
     """Walks a module once, keeping the scope and guard stacks that each raise needs."""
 
+    scopes: list[_Scope]
+
     def __init__(self, tree: ast.Module, *, path: str, lines: list[str]) -> None:
+        super().__init__(tree)
         self.path = path
         self.lines = lines
         self.imports = ImportTable(tree, module=module_name(path), is_package=path.endswith("__init__.py"))
-        self.scopes = [_Scope("<module>", tree, is_function=False)]
         self.sites: list[RaiseSite] = []
         self._statement_cache: dict[ast.AST, list[ast.stmt]] = {}
         self._block_cache: dict[ast.AST, dict[int, tuple[tuple[int, str], ...]]] = {}
 
-    def visit(self, node: ast.AST) -> None:
-        getattr(self, f"visit_{type(node).__name__.lower()}", self.generic_visit)(node)
-
-    def generic_visit(self, node: ast.AST) -> None:
-        # A raise is a statement, so only statement lists are walked: expressions never hold one.
-        for child in child_statements(node):
-            self.visit(child)
+    def new_scope(self, name: str, node: ast.AST) -> _Scope:
+        return _Scope(name, node)
 
     # Scopes -----------------------------------------------------------------------------------
-    def _visit_scope(self, node: ast.AST, name: str, *, is_function: bool) -> None:
-        self.scopes.append(_Scope(name, node, is_function))
-        try:
-            for child in child_statements(node):
-                self.visit(child)
-        finally:
-            self.scopes.pop()
-
     def visit_functiondef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        self._visit_scope(node, node.name, is_function=True)
+        self.visit_scope(node, node.name)
         owner = self.scopes[-1]
         if node.name == "__init__" and isinstance(owner.node, ast.ClassDef) and owner.node.bases:
             self._record_class_message(owner.node, node)
 
     def _record_class_message(self, cls: ast.ClassDef, init: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Record `super().__init__(message)` (or `Base.__init__(self, message)`) of an exception class."""
-        self.scopes.append(_Scope(init.name, init, is_function=True))
+        self.scopes.append(_Scope(init.name, init))
         try:
             for stmt in iter_statements(init, into_scopes=False):
                 message = _base_init_message(stmt)
@@ -114,9 +100,6 @@ class RaiseSiteVisitor:
             self.scopes.pop()
 
     visit_asyncfunctiondef = visit_functiondef
-
-    def visit_classdef(self, node: ast.ClassDef) -> None:
-        self._visit_scope(node, node.name, is_function=False)
 
     @property
     def qualname(self) -> str:

@@ -71,7 +71,7 @@ class RefreshReport:
 
 
 def refresh(
-    engine: Engine, checkout: JaxRepository, rev: str = "HEAD", *, limit: int = DEFAULT_LIMIT,
+    engine: Engine, repository: JaxRepository, rev: str = "HEAD", *, limit: int = DEFAULT_LIMIT,
     jobs: int = 1, progress: Progress | None = None, cases: Sequence[Case] = (),
     timeout: float | None = None, site: SiteConfig | None = None,
 ) -> RefreshReport:
@@ -84,31 +84,31 @@ def refresh(
     """
     started = time.perf_counter()
     report = RefreshReport(rev)
-    date_undated_snapshots(engine, checkout)
+    date_undated_snapshots(engine, repository)
     with Session(engine) as session:
         crawled = set(session.scalars(select(Snapshot.commit)))
         before = ordered_snapshots(session)
-    todo = checkout.commits_since(rev, crawled, limit=limit)
+    todo = repository.commits_since(rev, crawled, limit=limit)
     for commit in todo:
-        report.crawls.append(crawl_snapshot(engine, checkout.snapshot(commit), jobs=jobs, progress=progress))
+        report.crawls.append(crawl_snapshot(engine, repository.snapshot(commit), jobs=jobs, progress=progress))
     if todo and before:
         with Session(engine) as session:
             new = session.scalar(select(Snapshot).where(Snapshot.commit == todo[-1]))
-            old = _base_of(session, checkout, todo[0], before)
+            old = _base_of(session, repository, todo[0], before)
             report.diff = diff_snapshots(session, old, new)
             affected = affected_cases(session, cases, old, new, report.changed_error_ids()) if cases else []
         report.affected = [case.name for case in affected]
         if affected:
-            _rerun(engine, checkout, report, affected, todo[-1], jobs=jobs, timeout=timeout, progress=progress)
+            _rerun(engine, repository, report, affected, todo[-1], jobs=jobs, timeout=timeout, progress=progress)
     if site is not None and (todo or not (site.out / "index.html").exists()):
         report.site = build_site(engine, site, progress=progress)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _rerun(engine: Engine, checkout: JaxRepository, report: RefreshReport, cases: Sequence[Case], commit: str, *,
+def _rerun(engine: Engine, repository: JaxRepository, report: RefreshReport, cases: Sequence[Case], commit: str, *,
            jobs: int, timeout: float | None, progress: Progress | None) -> None:
-    tree = export_tree(checkout, commit)
+    tree = export_tree(repository, commit)
     try:
         report.reproduction = run_cases(engine, cases, jobs=jobs, timeout=timeout, progress=progress, tree=tree)
     except WorkerError as error:
@@ -121,9 +121,9 @@ def _reason(error: WorkerError) -> str:
     return lines[-1] if len(lines) > 1 else (lines[0] if lines else type(error).__name__)
 
 
-def _base_of(session: Session, checkout: JaxRepository, first_new: str, before: list[Snapshot]) -> Snapshot:
+def _base_of(session: Session, repository: JaxRepository, first_new: str, before: list[Snapshot]) -> Snapshot:
     """The snapshot to compare against: the first new commit's parent if crawled, else the newest."""
-    parents = checkout.commit(first_new).parents
+    parents = repository.commit(first_new).parents
     if parents:
         parent = session.scalar(select(Snapshot).where(Snapshot.commit == parents[0].hexsha))
         if parent is not None:

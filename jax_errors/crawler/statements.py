@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from jax_errors.exceptions import SourceParseError
 
@@ -68,3 +69,56 @@ def block_paths(root: ast.AST) -> dict[int, tuple[tuple[int, str], ...]]:
                 paths[id(child)] = inner
                 stack.append((child, inner))
     return paths
+
+
+@dataclass
+class Scope:
+    """A module, class or function that a visitor is inside."""
+
+    name: str
+    node: ast.AST
+
+    @property
+    def is_function(self) -> bool:
+        return isinstance(self.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+
+    @property
+    def is_class(self) -> bool:
+        return isinstance(self.node, ast.ClassDef)
+
+
+class StatementVisitor:
+    """Walks a module's statements, calling `visit_<node type>` for each, and keeps the stack of scopes.
+
+    Subclasses add the `visit_*` methods they need; `new_scope` makes the scope objects they keep.
+    """
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.scopes: list[Scope] = [self.new_scope("<module>", tree)]
+
+    def new_scope(self, name: str, node: ast.AST) -> Scope:
+        return Scope(name, node)
+
+    def visit(self, node: ast.AST) -> None:
+        getattr(self, f"visit_{type(node).__name__.lower()}", self.generic_visit)(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        # Raises and asserts are statements, so only statement lists are walked: expressions never hold one.
+        for child in child_statements(node):
+            self.visit(child)
+
+    def visit_classdef(self, node: ast.ClassDef) -> None:
+        self.visit_scope(node, node.name)
+
+    def visit_functiondef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        self.visit_scope(node, node.name)
+
+    visit_asyncfunctiondef = visit_functiondef
+
+    def visit_scope(self, node: ast.AST, name: str) -> None:
+        """Visit the statements of a class or function, inside its scope."""
+        self.scopes.append(self.new_scope(name, node))
+        try:
+            self.generic_visit(node)
+        finally:
+            self.scopes.pop()

@@ -65,7 +65,7 @@ class ConfirmReport:
         )
 
 
-def confirm_git(engine: Engine, checkout: JaxRepository, rev: str, *, jobs: int = 1, files: str | None = None,
+def confirm_git(engine: Engine, repository: JaxRepository, rev: str, *, jobs: int = 1, files: str | None = None,
                 timeout: float = FILE_TIMEOUT, test_timeout: float = TEST_TIMEOUT,
                 progress: Progress | None = None) -> ConfirmReport:
     """Export the tests of `rev` from git and confirm their triggers (see `confirm_triggers`).
@@ -75,12 +75,12 @@ def confirm_git(engine: Engine, checkout: JaxRepository, rev: str, *, jobs: int 
         NotMinedError: the asserts of `rev` were not mined yet.
     """
     started = time.perf_counter()
-    commit = checkout.commit(rev).hexsha
+    commit = repository.commit(rev).hexsha
     require_installed_commit(commit)
     with tempfile.TemporaryDirectory(prefix="jax-errors-tests-") as scratch:
         root, overlay = Path(scratch) / "suite", Path(scratch) / "overlay"
-        missing = export_files(checkout.files(commit, folder=TESTS_DIR, python_only=False), root)
-        modules = missing_test_modules(checkout.files(commit), installed_jax_dir())
+        missing = export_files(repository.files(commit, folder=TESTS_DIR, python_only=False), root)
+        modules = missing_test_modules(repository.files(commit), installed_jax_dir())
         missing += export_files(modules, overlay)
         report = confirm_triggers(engine, root, commit=commit, jobs=jobs, files=files, timeout=timeout,
                                   test_timeout=test_timeout, overlay=overlay if modules else None,

@@ -44,13 +44,13 @@ class JaxTree:
         return read_version(self.jax_dir)[0]
 
 
-def export_tree(checkout: JaxRepository, commit: str, *, cache: Path | None = None) -> JaxTree:
+def export_tree(repository: JaxRepository, commit: str, *, cache: Path | None = None) -> JaxTree:
     """The `jax/` folder of `commit`, unpacked once into the cache and reused afterwards.
 
     Raises:
         UnknownRevisionError: `commit` is not in the repository.
     """
-    sha = checkout.commit(commit).hexsha
+    sha = repository.commit(commit).hexsha
     cache = cache or cache_dir()
     target = cache / sha
     if (target / COMPLETE).exists():
@@ -58,7 +58,7 @@ def export_tree(checkout: JaxRepository, commit: str, *, cache: Path | None = No
     cache.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=cache, prefix=f".{sha[:12]}-"))
     try:
-        archive = checkout.archive(sha, PACKAGE_DIR)
+        archive = repository.archive(sha, PACKAGE_DIR)
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(staging, filter="data")
         (staging / COMPLETE).touch()
