@@ -70,7 +70,7 @@ def cli() -> None:
 
 @cli.command()
 @click.option("--repo", type=click.Path(file_okay=False), envvar="JAX_ERRORS_JAX_REPO",
-              help="A JAX git repository (bare or not); read without a repository.")
+              help="A JAX git repository (bare or not); read without a checkout.")
 @click.option("--rev", "revs", multiple=True, help="Commit, tag or branch to crawl (repeatable).")
 @click.option("--releases", is_flag=True, help="Crawl every jax-v* release tag of --repo.")
 @click.option("--installed", is_flag=True, help="Crawl the jax package installed in this environment.")
@@ -334,7 +334,7 @@ def repo_rev_options(fn):
     fn = click.option("--rev", default="HEAD", show_default=True,
                       help="Commit or tag of the tests (the installed jax's tag to confirm).")(fn)
     return click.option("--repo", type=click.Path(file_okay=False), envvar="JAX_ERRORS_JAX_REPO", required=True,
-                        help="A JAX git repository (bare or not); read without a repository.")(fn)
+                        help="A JAX git repository (bare or not); read without a checkout.")(fn)
 
 
 @triggers.command("mine")
