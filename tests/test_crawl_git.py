@@ -1,15 +1,21 @@
 """Crawls of throwaway git repositories built in the test: pinned commits, moved lines, renames."""
 
+from dataclasses import replace
+
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler import crawl as crawl_module
+from jax_errors.crawler import store as store_module
 from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.mine_tests import folder_tests, mine_tests
 from jax_errors.crawler.repository import JaxRepository
-from jax_errors.db.models import Blob, Occurrence, RaiseSite, Snapshot
+from jax_errors.db.history import diff_snapshots
+from jax_errors.db.models import Blob, Occurrence, RaiseSite, Snapshot, StaticLink
 from jax_errors.db.queries import find_snapshot, site_at, snapshot_sites
 from jax_errors.exceptions import NotAGitRepositoryError, UnknownRevisionError
+from jax_errors.template import literal
 
 CORE_V1 = '''
     def check(x):
@@ -115,7 +121,7 @@ def test_interrupted_crawl_writes_nothing(fresh_db, git_repo, monkeypatch):
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(crawl_module, "_store_occurrences", interrupt)
+    monkeypatch.setattr(crawl_module, "store_occurrences", interrupt)
     with pytest.raises(KeyboardInterrupt):
         crawl(fresh_db, git_repo, "jax-v0.0.2")
     with Session(fresh_db) as session:
@@ -155,14 +161,89 @@ def test_a_bare_clone_is_read_without_a_work_tree(fresh_db, git_repo, tmp_path):
 
 def test_blobs_of_an_older_extractor_are_scanned_again(fresh_db, git_repo, monkeypatch):
     build_history(git_repo)
-    monkeypatch.setattr(crawl_module, "EXTRACTOR_VERSION", "0")
+    monkeypatch.setattr(store_module, "EXTRACTOR_VERSION", "0")
     crawl(fresh_db, git_repo, "jax-v0.0.1")
     crawl(fresh_db, git_repo, "jax-v0.0.2")
     monkeypatch.undo()
     report = crawl(fresh_db, git_repo, "jax-v0.0.1")
     assert not report.skipped and (report.parsed, report.sites) == (2, 2)
     with Session(fresh_db) as session:
-        assert set(session.scalars(select(Blob.extractor_version))) == {"0", crawl_module.EXTRACTOR_VERSION}
-        # The other snapshot lost its stale sites and is crawled afresh next time.
-        assert not crawl(fresh_db, git_repo, "jax-v0.0.2").skipped
+        assert set(session.scalars(select(Blob.extractor_version))) == {"0", store_module.EXTRACTOR_VERSION}
+        # The other snapshot keeps every site, and is stale until its own blob is scanned again.
         assert find_snapshot(session, "jax-v0.0.2").site_count == 2
+    report = crawl(fresh_db, git_repo, "jax-v0.0.2")
+    assert not report.skipped and (report.parsed, report.sites) == (1, 2)
+    assert crawl(fresh_db, git_repo, "jax-v0.0.1").skipped and crawl(fresh_db, git_repo, "jax-v0.0.2").skipped
+
+
+def occurrences(engine) -> dict[str, list[tuple[str, int, str]]]:
+    """Per snapshot label: (path, line, error id) of every occurrence."""
+    with Session(engine) as session:
+        rows = session.execute(
+            select(Snapshot, Occurrence.path, RaiseSite.lineno, Occurrence.error_id)
+            .join(Occurrence, Occurrence.snapshot_id == Snapshot.id).join(RaiseSite, RaiseSite.id == Occurrence.site_id)
+        ).all()
+        found: dict[str, list[tuple[str, int, str]]] = {}
+        for snapshot, path, line, error_id in rows:
+            found.setdefault(snapshot.label, []).append((path, line, error_id))
+    return {label: sorted(rows) for label, rows in found.items()}
+
+
+def mine_an_assert_on_other(engine, tmp_path, commit: str) -> None:
+    tests = tmp_path / "tests"
+    tests.mkdir(exist_ok=True)
+    (tests / "other_test.py").write_text(
+        "import unittest\n\nclass OtherTest(unittest.TestCase):\n"
+        "    def test_other(self):\n        with self.assertRaisesRegex(TypeError, 'other 3'):\n            other(3)\n")
+    mine_tests(engine, folder_tests(tests, commit=commit))
+
+
+def static_links(engine) -> list[tuple[int, str]]:
+    with Session(engine) as session:
+        return sorted(session.execute(select(StaticLink.site_id, StaticLink.error_id)).tuples())
+
+
+def test_an_extractor_upgrade_leaves_no_snapshot_emptier(fresh_db, git_repo, tmp_path):
+    """Re-crawling one commit after an upgrade re-scans blobs other snapshots share: they keep their sites."""
+    shas = build_history(git_repo)
+    crawl(fresh_db, git_repo, "jax-v0.0.1")
+    crawl(fresh_db, git_repo, "jax-v0.0.2")
+    mine_an_assert_on_other(fresh_db, tmp_path, shas["v1"])
+    before, links = occurrences(fresh_db), static_links(fresh_db)
+    assert len(before["jax-v0.0.1"]) == len(before["jax-v0.0.2"]) == 2 and len(links) == 1
+    with Session(fresh_db) as session, session.begin():
+        session.execute(update(Blob).values(extractor_version="3"))  # as an older jax-errors left them
+    report = crawl(fresh_db, git_repo, "jax-v0.0.2")
+    assert (report.parsed, report.sites) == (2, 2)
+    assert occurrences(fresh_db) == before and static_links(fresh_db) == links
+    with Session(fresh_db) as session:
+        v1, v2 = find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2")
+        assert (v1.site_count, v1.file_count) == (2, 2)
+        diff = diff_snapshots(session, v1, v2)
+        assert (diff.added, diff.removed, diff.reworded) == ([], [], [])
+    assert not crawl(fresh_db, git_repo, "jax-v0.0.1").skipped  # its own stale blob is scanned now
+    assert occurrences(fresh_db) == before and static_links(fresh_db) == links
+
+
+def test_when_a_new_extractor_rewords_a_shared_site_every_snapshot_and_link_follows(fresh_db, git_repo, tmp_path,
+                                                                                    monkeypatch):
+    shas = build_history(git_repo)
+    crawl(fresh_db, git_repo, "jax-v0.0.1")
+    crawl(fresh_db, git_repo, "jax-v0.0.2")
+    mine_an_assert_on_other(fresh_db, tmp_path, shas["v1"])
+    [(site_id, old_id)] = static_links(fresh_db)
+    extract = crawl_module.extract_raise_sites
+
+    def reworded(source, path):
+        return [replace(site, template=site.template + literal(" (read anew)")) for site in extract(source, path)]
+
+    monkeypatch.setattr(crawl_module, "extract_raise_sites", reworded)
+    monkeypatch.setattr(store_module, "EXTRACTOR_VERSION", "next")
+    crawl(fresh_db, git_repo, "jax-v0.0.2")
+    [(same_site, new_id)] = static_links(fresh_db)
+    assert same_site == site_id and new_id != old_id
+    after = occurrences(fresh_db)
+    other = ("jax/_src/other.py", 2, new_id)
+    assert other in after["jax-v0.0.1"] and other in after["jax-v0.0.2"]
+    with Session(fresh_db) as session:
+        assert session.get(RaiseSite, site_id).template == "other {y} (read anew)"

@@ -9,21 +9,22 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlalchemy import Engine, delete, insert, select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.ids import base_ids, error_ids
-from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, RaiseSite, extract_raise_sites
+from jax_errors.crawler.raise_sites import extract_raise_sites
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
-from jax_errors.db.models import Blob, Occurrence, Snapshot, SnapshotFile
-from jax_errors.db.models import RaiseSite as RaiseSiteRow
+from jax_errors.crawler.store import (
+    BlobScan, SnapshotCounts, count, follow_rescanned_blobs, is_current, known_blobs, store_blob, store_files,
+    store_occurrences,
+)
+from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import SourceParseError
 from jax_errors.progress import Progress
 
 # Below this many new blobs a process pool costs more than it saves.
 POOL_THRESHOLD = int(os.environ.get("JAX_ERRORS_POOL_THRESHOLD", "64"))
-CHUNK = 500
 
 
 @dataclass
@@ -46,6 +47,11 @@ class CrawlReport:
     def complete_share(self) -> float:
         return self.complete_templates / self.messages if self.messages else 0.0
 
+    def count(self, counts: SnapshotCounts) -> None:
+        """Take the stored snapshot's counts."""
+        self.files, self.sites, self.messages = counts.files, counts.sites, counts.messages
+        self.complete_templates, self.parse_failures = counts.complete_templates, counts.parse_failures
+
     def summary(self) -> str:
         if self.skipped:
             return f"{self.label} ({self.commit[:10]}): already crawled"
@@ -55,14 +61,6 @@ class CrawlReport:
             f"{self.complete_share:.1%} of messages fully rebuilt; parsed {self.parsed} new blobs, "
             f"reused {self.reused}{failures}; {self.seconds:.1f} s"
         )
-
-
-@dataclass(frozen=True)
-class _Scan:
-    sha: str
-    size: int
-    sites: list[RaiseSite]
-    error: SourceParseError | None
 
 
 def crawl_snapshot(
@@ -79,25 +77,29 @@ def crawl_snapshot(
     with Session(engine) as session, session.begin():
         existing = session.scalar(select(Snapshot).where(Snapshot.commit == snapshot.commit))
         if existing is not None and not force and existing.origin == snapshot.origin \
-                and _is_current(session, existing):
+                and is_current(session, existing):
             _update_pins(existing, snapshot)
             report.skipped = True
             return report
         shas = {f.blob_sha for f in snapshot.files}
-        known = _known_blobs(session, shas)
+        known = known_blobs(session, shas)
         todo = _unique_by_blob(f for f in snapshot.files if f.blob_sha not in known)
         report.reused = len(snapshot.files) - len(todo)
+        rescanned = set()
         for scan in _scan_all(todo, jobs=jobs, progress=progress, done=report.reused, total=len(snapshot.files)):
-            _store_blob(session, scan)
+            if store_blob(session, scan):
+                rescanned.add(scan.sha)
             report.parsed += 1
         row = existing or Snapshot(commit=snapshot.commit)
         if existing is None:
             session.add(row)
         _update_pins(row, snapshot)
         session.flush()
-        _store_files(session, row, snapshot.files)
-        _store_occurrences(session, row, snapshot.files)
-        _count(session, row, snapshot.files, report)
+        store_files(session, row, snapshot.files)
+        store_occurrences(session, row, snapshot.files)
+        report.count(count(session, row))
+        if rescanned:
+            follow_rescanned_blobs(session, rescanned, crawled=row)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -136,16 +138,6 @@ def date_undated_snapshots(engine: Engine, repository: JaxRepository) -> int:
     return dated
 
 
-def _is_current(session: Session, snapshot: Snapshot) -> bool:
-    """Whether every blob of the snapshot was scanned by this extractor version."""
-    stale = session.scalar(
-        select(SnapshotFile.id).join(Blob)
-        .where(SnapshotFile.snapshot_id == snapshot.id, Blob.extractor_version != EXTRACTOR_VERSION)
-        .limit(1)
-    )
-    return stale is None and snapshot.file_count > 0
-
-
 def _update_pins(row: Snapshot, snapshot: SourceSnapshot) -> None:
     row.origin = snapshot.origin
     row.source = snapshot.source
@@ -156,17 +148,6 @@ def _update_pins(row: Snapshot, snapshot: SourceSnapshot) -> None:
     row.crawled_at = datetime.now(UTC).replace(tzinfo=None)
 
 
-def _known_blobs(session: Session, shas: Iterable[str]) -> set[str]:
-    known: set[str] = set()
-    ordered = sorted(shas)
-    for start in range(0, len(ordered), CHUNK):
-        chunk = ordered[start:start + CHUNK]
-        known.update(session.scalars(
-            select(Blob.sha).where(Blob.sha.in_(chunk), Blob.extractor_version == EXTRACTOR_VERSION)
-        ))
-    return known
-
-
 def _unique_by_blob(files: Iterable[SourceFile]) -> list[SourceFile]:
     by_sha: dict[str, SourceFile] = {}
     for file in files:
@@ -174,12 +155,12 @@ def _unique_by_blob(files: Iterable[SourceFile]) -> list[SourceFile]:
     return list(by_sha.values())
 
 
-def scan_blob(path: str, sha: str, data: bytes) -> _Scan:
+def scan_blob(path: str, sha: str, data: bytes) -> BlobScan:
     """Extract one blob's raise sites, or the reason it does not parse."""
     try:
-        return _Scan(sha, len(data), extract_raise_sites(data, path), None)
+        return BlobScan(sha, len(data), extract_raise_sites(data, path), None)
     except SourceParseError as error:
-        return _Scan(sha, len(data), [], error)
+        return BlobScan(sha, len(data), [], error)
 
 
 def _scan_args(files: Sequence[SourceFile]):
@@ -206,95 +187,3 @@ def _tick(scans, files, progress, done, total):
         if progress:
             progress(done, total, file.path)
         yield scan
-
-
-def _store_blob(session: Session, scan: _Scan) -> None:
-    # A blob scanned by an older extractor is scanned again; its old sites (and their
-    # occurrences, by ON DELETE CASCADE) go, and the snapshots holding it count as stale.
-    session.execute(delete(RaiseSiteRow).where(RaiseSiteRow.blob_sha == scan.sha))
-    blob = session.get(Blob, scan.sha)
-    if blob is None:
-        blob = Blob(sha=scan.sha)
-        session.add(blob)
-    error = scan.error
-    blob.size = scan.size
-    blob.extractor_version = EXTRACTOR_VERSION
-    blob.parse_error = error.reason if error else None
-    blob.parse_error_line = error.lineno if error else None
-    session.flush()
-    rows = [_site_row(scan.sha, site, base) for site, base in zip(scan.sites, base_ids(scan.sites))]
-    if rows:
-        session.execute(insert(RaiseSiteRow), rows)
-
-
-def _site_row(sha: str, site: RaiseSite, base_id: str | None) -> dict:
-    return {
-        "blob_sha": sha,
-        "lineno": site.lineno,
-        "end_lineno": site.end_lineno,
-        "qualname": site.qualname,
-        "kind": site.kind,
-        "exc_class": site.exc_class,
-        "exc_expr": site.exc_expr,
-        "template": site.template.text,
-        "template_parts": site.template.to_json(),
-        "template_forms": sorted(site.template.forms),
-        "template_complete": site.template.complete,
-        "guard_kind": site.guard.kind if site.guard else None,
-        "guard": site.guard.condition if site.guard else None,
-        "cause": site.cause,
-        "excerpt_start": site.excerpt_start,
-        "excerpt": site.excerpt,
-        "base_id": base_id,
-    }
-
-
-def _store_files(session: Session, row: Snapshot, files: Sequence[SourceFile]) -> None:
-    session.execute(delete(SnapshotFile).where(SnapshotFile.snapshot_id == row.id))
-    session.execute(insert(SnapshotFile), [
-        {"snapshot_id": row.id, "path": f.path, "blob_sha": f.blob_sha} for f in files
-    ])
-
-
-def _sites_by_blob(session: Session, shas: Iterable[str]) -> dict[str, list[tuple[int, str | None]]]:
-    by_blob: dict[str, list[tuple[int, str | None]]] = {}
-    ordered = sorted(set(shas))
-    for start in range(0, len(ordered), CHUNK):
-        rows = session.execute(
-            select(RaiseSiteRow.blob_sha, RaiseSiteRow.id, RaiseSiteRow.base_id)
-            .where(RaiseSiteRow.blob_sha.in_(ordered[start:start + CHUNK]))
-            .order_by(RaiseSiteRow.blob_sha, RaiseSiteRow.lineno, RaiseSiteRow.id)
-        )
-        for sha, site_id, base in rows:
-            by_blob.setdefault(sha, []).append((site_id, base))
-    return by_blob
-
-
-def _store_occurrences(session: Session, row: Snapshot, files: Sequence[SourceFile]) -> None:
-    session.execute(delete(Occurrence).where(Occurrence.snapshot_id == row.id))
-    by_blob = _sites_by_blob(session, (f.blob_sha for f in files))
-    placed = [(f.path, site_id, base) for f in files for site_id, base in by_blob.get(f.blob_sha, [])]
-    ids = error_ids((path, base) for path, _site, base in placed)
-    if placed:
-        session.execute(insert(Occurrence), [
-            {"snapshot_id": row.id, "site_id": site_id, "path": path, "error_id": error_id}
-            for (path, site_id, _base), error_id in zip(placed, ids)
-        ])
-
-
-def _count(session: Session, row: Snapshot, files: Sequence[SourceFile], report: CrawlReport) -> None:
-    stats = session.execute(
-        select(RaiseSiteRow.kind, RaiseSiteRow.template_parts, RaiseSiteRow.template_complete)
-        .join(Occurrence, Occurrence.site_id == RaiseSiteRow.id)
-        .where(Occurrence.snapshot_id == row.id, RaiseSiteRow.kind != "class_message")
-    ).all()
-    report.files = row.file_count = len(files)
-    report.sites = row.site_count = len(stats)
-    report.messages = sum(1 for kind, parts, _ in stats if kind == "raise" and parts)
-    report.complete_templates = sum(1 for kind, parts, ok in stats if kind == "raise" and parts and ok)
-    failures = session.execute(
-        select(SnapshotFile.path, Blob.parse_error, Blob.parse_error_line).join(Blob)
-        .where(SnapshotFile.snapshot_id == row.id, Blob.parse_error.is_not(None))
-    ).all()
-    report.parse_failures = [SourceParseError(path, line, reason, commit=row.commit) for path, reason, line in failures]
-    row.parse_failures = len(failures)
