@@ -8,7 +8,7 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "TypeError"
-ERROR_ID = "de829795c37a4e06"
+ERROR_ID = "47c641dc06cd7659"
 TAGS = ["control_flow", "cond", "shapes"]
 MESSAGE_CONTAINS = "Pred must be a scalar"
 

@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.UnexpectedTracerError"
-ERROR_ID = "8e071ed59e32b4d9"
+ERROR_ID = "d29cde8075a43d06"
 TAGS = ["jit", "tracing", "side_effects"]
 MESSAGE_CONTAINS = "Encountered an unexpected tracer"
 

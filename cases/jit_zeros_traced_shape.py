@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
-ERROR_ID = "1d10f5ce276fe724"
+ERROR_ID = "69acdfc3a2fd0885"
 TAGS = ["jit", "tracing", "shapes"]
 MESSAGE_CONTAINS = "Shapes must be 1D sequences of concrete values of integer type"
 

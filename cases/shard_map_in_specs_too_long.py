@@ -8,7 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
-ERROR_ID = "727431214d6540e4"
+ERROR_ID = "d41fc3a325354de8"
 TAGS = ["shard_map", "partitionspec", "shapes"]
 MESSAGE_CONTAINS = "was given an in_specs entry which is too long to be compatible with the corresponding input value"
 

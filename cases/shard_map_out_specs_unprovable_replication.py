@@ -8,7 +8,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
-ERROR_ID = "7e01a476f63cd008"
+ERROR_ID = "352be74eea0e58fc"
 TAGS = ["shard_map", "vma", "out_specs"]
 MESSAGE_CONTAINS = "was given out_specs which require replication which can't be statically inferred given the mesh"
 

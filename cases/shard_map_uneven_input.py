@@ -10,7 +10,7 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
-ERROR_ID = "15c7f3552f926952"
+ERROR_ID = "c99e54c65625311d"
 TAGS = ["shard_map", "sharding", "shapes"]
 MESSAGE_CONTAINS = "was given argument arrays with axis sizes that are not evenly divisible by the corresponding mesh axis sizes"
 

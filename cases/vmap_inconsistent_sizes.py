@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
-ERROR_ID = "e0d4d1a29478194a"
+ERROR_ID = "0f81f39606756e04"
 TAGS = ["vmap", "in_axes", "shapes"]
 MESSAGE_CONTAINS = "vmap got inconsistent sizes for array axes to be mapped"
 

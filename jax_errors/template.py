@@ -9,12 +9,16 @@ Literal text is kept verbatim; interpolated values keep their expression text
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-PartKind = Literal["lit", "expr", "opaque", "opt_begin", "opt_end"]
-# opt_begin/opt_end bracket parts that only some runs add (`msg += ...` inside an `if`); they have no text.
-MARKERS = frozenset({"opt_begin", "opt_end"})
+PartKind = Literal["lit", "expr", "opaque", "opt_begin", "opt_end", "rep_begin", "rep_end"]
+# Markers have no text. opt_begin/opt_end bracket parts that only some runs add (`msg += ...` inside an
+# `if`); rep_begin/rep_end, parts that a loop may add any number of times (`msg.append(...)` in a `for`).
+OPENERS = {"opt_begin": "opt_end", "rep_begin": "rep_end"}
+MARKERS = frozenset(OPENERS) | frozenset(OPENERS.values())
+_REGEX = {"opt_begin": "(?:", "opt_end": ")?", "rep_begin": "(?:", "rep_end": ")*"}
 TITLE_LENGTH = 120
 
 
@@ -86,9 +90,26 @@ def literal(text: str) -> Template:
 
 def optional(template: Template) -> Template:
     """The same parts, marked as present in only some messages."""
+    return _grouped(template, "opt_begin")
+
+
+def alternatives(templates: list[Template]) -> Template:
+    """One of several templates (branches of a conditional, returns of a helper): each an optional part."""
+    result = EMPTY
+    for template in templates:
+        result = result + optional(template)
+    return Template(result.parts, result.forms | {"alternatives"})
+
+
+def repeated(template: Template) -> Template:
+    """The same parts, marked as present any number of times (none included)."""
+    return _grouped(template, "rep_begin")
+
+
+def _grouped(template: Template, opener: str) -> Template:
     if not template.parts:
         return template
-    return Template((Part("opt_begin", ""), *template.parts, Part("opt_end", "")), template.forms)
+    return Template((Part(opener, ""), *template.parts, Part(OPENERS[opener], "")), template.forms)  # type: ignore[arg-type]
 
 
 def _merge(parts: tuple[Part, ...]) -> tuple[Part, ...]:
@@ -108,10 +129,8 @@ def template_regex(template: Template) -> re.Pattern[str]:
     """A regex that matches any message the template can produce, whitespace-insensitively."""
     pieces: list[str] = []
     for part in template.parts:
-        if part.kind == "opt_begin":
-            pieces.append("(?:")
-        elif part.kind == "opt_end":
-            pieces.append(")?")
+        if part.kind in MARKERS:
+            pieces.append(_REGEX[part.kind])
         elif part.kind == "lit":
             words = part.text.split()
             lead = r"\s*" if part.text[:1].isspace() else ""
@@ -120,3 +139,14 @@ def template_regex(template: Template) -> re.Pattern[str]:
         else:
             pieces.append(r".*?")
     return re.compile(r"\s*" + "".join(pieces) + r"\s*", re.DOTALL)
+
+
+def as_raised(template: Template, exc_class: str | None, class_messages: Mapping[str, Template]) -> Template:
+    """The message a raise shows: its own template, or, where that is incomplete, the one its class words.
+
+    `raise TracerBoolConversionError(arg)` passes a tracer, not a message; the class's `__init__`
+    builds the words (`class_messages`: by class path, from the same snapshot).
+    """
+    if not template.complete and exc_class in class_messages:
+        return class_messages[exc_class]
+    return template

@@ -42,3 +42,57 @@ def test_most_templates_are_fully_rebuilt(crawled_db):
     assert stats.sites > 5000
     assert stats.parse_failures == 0
     assert stats.complete_share > 0.9
+
+
+# Messages built away from their raise, as the installed version words them (see crawler.messages).
+BUILT_AWAY = {"0.10.2": {
+    ("jax/_src/api.py", "_mapped_axis_size"): (
+        "{name} got inconsistent sizes for array axes to be mapped:\n"
+        "  * the `axis_size` argument was {axis_size};\n"
+        "  * one axis had size {sz}: axis {ax} of {ex};\n"
+        "  * most axes ({ct} of them) had size {sz}, e.g. axis {ax} of {ex};\n"
+        "  * one axis had size {sz}: axis {ax} of {ex};\n"
+        "  * some axes ({ct} of them) had size {sz}, e.g. axis {ax} of {ex};\n"),
+    ("jax/_src/stages.py", "Traced.lower"): "Received incompatible devices for jitted computation.{extra_msg}",
+    ("jax/_src/core.py", "check_eval_args"): (
+        "Encountered an unexpected tracer. A function transformed by JAX had a side effect, allowing for a "
+        "reference to an intermediate value with type {arg.aval.str_short()} wrapped in a {type(arg).__name__} "
+        "to escape the scope of the transformation.\nJAX transformations require that functions explicitly "
+        "return their outputs, and disallow saving intermediate values to global state.\nThe function being "
+        "traced when the value leaked was {dbg.func_src_info} traced for {dbg.traced_for}.\n"
+        "------------------------------\nThe leaked intermediate value was created on line "
+        "{source_info_util.summarize(line_info)}. \n------------------------------\nWhen the value was created, "
+        "the final {num_frames} stack frames (most recent last) excluding JAX-internal frames were:\n"
+        "------------------------------\n{source_info_util.summarize(line_info, num_frames=num_frames)}\n"
+        "------------------------------\n\nTo catch the leak earlier, try setting the environment variable "
+        "JAX_CHECK_TRACER_LEAKS or using the `jax.checking_leaks` context manager.Detail: {detail}"),
+}}
+
+
+def test_messages_built_away_from_the_raise_read_as_users_see_them(crawled_db):
+    from sqlalchemy import select
+
+    from jax_errors.db.models import Occurrence, RaiseSite
+
+    expected = BUILT_AWAY[jax.__version__]
+    with Session(crawled_db) as session:
+        found = {(path, qualname): template for path, qualname, template in session.execute(
+            select(Occurrence.path, RaiseSite.qualname, RaiseSite.template)
+            .join(RaiseSite, RaiseSite.id == Occurrence.site_id)
+            .where(RaiseSite.kind == "raise", RaiseSite.exc_class.in_(
+                ["ValueError", "jax._src.errors.UnexpectedTracerError"]))
+        ) if (path, qualname) in expected}
+    assert found == expected
+
+
+def test_cards_say_in_words_what_the_class_words(crawled_db):
+    """`raise TracerBoolConversionError(arg)`: the card shows the words the class's __init__ builds."""
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    cards = load_catalogue(crawled_db).cards.values()
+    [bool_card] = [c for c in cards if c.site.qualname == "concretization_function_error.<locals>.error"
+                   and c.class_name == "TracerBoolConversionError"]
+    assert bool_card.site.template == "{arg}"
+    assert bool_card.template.text == "Attempted boolean conversion of {tracer._error_repr()}.{tracer._origin_msg()}"
+    assert bool_card.title == "Attempted boolean conversion of ….…"
+    assert all("<locals>" not in c.title and c.title.strip("… ") for c in cards)

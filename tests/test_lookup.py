@@ -7,7 +7,7 @@ from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from jax_errors.cli import cli
-from jax_errors.lookup.index import LookupIndex, parse_query
+from jax_errors.lookup.index import LookupIndex, Query, parse_query
 
 SEED_ID = "252d5ba9437acc7a"
 TRACEBACK = '''Traceback (most recent call last):
@@ -93,10 +93,18 @@ def test_accuracy_on_real_messages_from_jax_issues(crawled_db, index):
 VMAP_MESSAGE = ("vmap got inconsistent sizes for array axes to be mapped:\n"
                 "  * one axis had size 3: axis 0 of argument x of type float32[3];\n"
                 "  * one axis had size 4: axis 0 of argument y of type float32[4]")
+DOT_MESSAGE = "dot_general requires contracting dimensions to have consistent sharding, got ('x',) and ('y',)."
+
+
+def test_a_message_built_in_a_list_matches_its_template(index):
+    """`_mapped_axis_size` appends one line per size to a list, in a loop, and joins it."""
+    [best, *_] = index.lookup(Query(VMAP_MESSAGE, "ValueError"))
+    assert (best.entry.path, best.how) == ("jax/_src/api.py", "template")
+    assert best.entry.template.text.startswith("{name} got inconsistent sizes for array axes to be mapped:")
 
 
 def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_db_path, tmp_path):
-    """`_mapped_axis_size` words its message in a list: only a message a JAX test caught tells it apart."""
+    """`_check_specs_match` raises the message its caller passes in: only a message a JAX test caught tells it apart."""
     import shutil
     from datetime import datetime, timezone
 
@@ -107,20 +115,20 @@ def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_
     path = tmp_path / "catalogue.db"
     shutil.copy(installed_db_path, path)
     engine = open_database(path)
-    query = Query("vmap got inconsistent sizes for array axes to be mapped:\n  * one axis had size 2: axis 0 of "
-                  "argument a of type int32[2];\n  * one axis had size 5: axis 1 of argument b of type int32[7,5]",
-                  "ValueError")
+    query = Query("dot_general requires contracting dimensions to have consistent sharding, got ('x',) and (None,).",
+                  "ShardingTypeError")
     with Session(engine) as session:
         before = LookupIndex.from_session(session)
-        [opaque] = [e for e in before.entries if e.template.text == "{''.join(msg)[:-2]}"]
+        [opaque] = [e for e in before.entries if e.template.text == "{msg}" and e.path == "jax/_src/lax/lax.py"
+                    and e.exc_class.endswith("ShardingTypeError")]
         assert opaque.error_id not in [m.entry.error_id for m in before.lookup(query)]
         run = TriggerRun(commit="0" * 40, path="tests/api_test.py", jax_version="0.10.2", status="ran", exit_code=0,
                          selected=1, passed=1, failed=0, skipped=0, seconds=1.0, ran_at=datetime.now(timezone.utc))
         session.add(run)
         for i in range(EXAMPLES_PER_ERROR + 2):  # the same message twice, and more than are kept
             run.triggers.append(ConfirmedTrigger(
-                node_id=f"tests/api_test.py::APITest::testVmapSizes{i}", test_line=10, status="confirmed",
-                matched=True, exc_class="ValueError", message=VMAP_MESSAGE + "." * (i // 2),
+                node_id=f"tests/api_test.py::APITest::testDotSharding{i}", test_line=10, status="confirmed",
+                matched=True, exc_class="jax._src.core.ShardingTypeError", message=DOT_MESSAGE + "." * (i // 2),
                 error_id=opaque.error_id))
         session.commit()
         after = LookupIndex.from_session(session)

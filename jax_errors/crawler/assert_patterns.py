@@ -6,7 +6,7 @@ import re
 from re import _constants as sre_constants  # type: ignore[attr-defined]
 from re import _parser as sre_parser  # type: ignore[attr-defined]
 
-from jax_errors.template import Template
+from jax_errors.template import MARKERS, Template
 
 MIN_RUN = 3  # shorter runs (", ", "of") say nothing about which message it is
 # Stands for an interpolated value of the pattern: a private-use character no message holds.
@@ -23,7 +23,7 @@ def literal_runs(pattern: Template, kind: str) -> list[str]:
         pattern: the pattern as mined (interpolated values are placeholders).
         kind: "regex" (a `re.search` pattern) or "literal" (a substring or the whole message).
     """
-    text = "".join(p.text if p.kind == "lit" else HOLE for p in pattern.parts if p.kind not in ("opt_begin", "opt_end"))
+    text = "".join(p.text if p.kind == "lit" else HOLE for p in pattern.parts if p.kind not in MARKERS)
     if kind == "literal":
         runs = text.split(HOLE)
     else:

@@ -16,7 +16,14 @@ from jax_errors.crawler.raise_sites import extract_raise_sites
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
 from jax_errors.crawler.store import (
-    BlobScan, SnapshotCounts, count, follow_rescanned_blobs, is_current, known_blobs, store_blob, store_files,
+    BlobScan,
+    SnapshotCounts,
+    count,
+    follow_rescanned_blobs,
+    is_current,
+    known_blobs,
+    store_blob,
+    store_files,
     store_occurrences,
 )
 from jax_errors.db.models import Snapshot

@@ -5,15 +5,15 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from jax_errors.crawler.assignments import FunctionBody
 from jax_errors.crawler.imports import ImportTable, module_name
-from jax_errors.crawler.statements import Scope, StatementVisitor, block_paths, iter_statements, parse_source
-from jax_errors.crawler.template_builder import build_template
-from jax_errors.template import EMPTY, Template, optional
+from jax_errors.crawler.messages import MessageResolver, ModuleFunctions, bind_arguments
+from jax_errors.crawler.statements import Scope, StatementVisitor, iter_statements, parse_source
+from jax_errors.template import EMPTY, Template
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "4"
+EXTRACTOR_VERSION = "5"
 EXCERPT_CONTEXT = 15
-MAX_RESOLVE_DEPTH = 8
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,8 @@ class RaiseSiteVisitor(StatementVisitor):
         self.lines = lines
         self.imports = ImportTable(tree, module=module_name(path), is_package=path.endswith("__init__.py"))
         self.sites: list[RaiseSite] = []
-        self._statement_cache: dict[ast.AST, list[ast.stmt]] = {}
-        self._block_cache: dict[ast.AST, dict[int, tuple[tuple[int, str], ...]]] = {}
+        self.functions = ModuleFunctions(tree)
+        self._bodies: dict[ast.AST, FunctionBody] = {}
 
     def new_scope(self, name: str, node: ast.AST) -> _Scope:
         return _Scope(name, node)
@@ -91,7 +91,7 @@ class RaiseSiteVisitor(StatementVisitor):
                 message = _base_init_message(stmt)
                 if message is None:
                     continue
-                template = build_template(message, resolve_name=self._resolver(stmt.lineno, anchor=stmt))
+                template = self._resolver(stmt).template(message)
                 if any(p.kind == "lit" and p.text.strip() for p in template.parts):
                     self.sites.append(self._site(stmt, "class_message", f"{self.imports.module}.{cls.name}",
                                                  cls.name, template, None, None))
@@ -173,14 +173,19 @@ class RaiseSiteVisitor(StatementVisitor):
         if node.exc is None:
             return "reraise", None, "", EMPTY
         exc = node.exc
+        body = self._body()
         if isinstance(exc, ast.Name):
-            assigned = self._last_assignment(exc.id, node.lineno)
+            assigned = body.last_assignment(exc.id, node.lineno)
             if isinstance(assigned, ast.Call):
                 exc = assigned  # err = ValueError(...); raise err
-            elif self._bound_by_except(exc.id):
+            elif body.bound_by_except(exc.id):
                 return "raise_variable", None, exc.id, EMPTY
         call = exc if isinstance(exc, ast.Call) else None
         target = call.func if call else exc
+        factory = self._factory(call)
+        if factory is not None:
+            exc_class, template = factory
+            return "raise", exc_class, ast.unparse(target), template
         exc_class = self.imports.resolve(target)
         message = call.args[0] if call and call.args else None
         if message is None and call:
@@ -188,89 +193,41 @@ class RaiseSiteVisitor(StatementVisitor):
         if message is None:
             template = EMPTY
         else:
-            message = self._inline_format_alias(message, node.lineno)
-            template = build_template(message, resolve_name=self._resolver(node.lineno, anchor=node))
+            template = self._resolver(node).template(message)
             if isinstance(message, ast.Starred) or len(call.args) > 1:  # type: ignore[union-attr]
                 template = template + Template((), frozenset({"multiple_args"}))
         return "raise", exc_class, ast.unparse(target), template
 
-    # Message variables ------------------------------------------------------------------------
-    def _inline_format_alias(self, message: ast.expr, before: int) -> ast.expr:
-        """`msg = "... {}".format` then `raise E(msg(x))`: read it as `"... {}".format(x)`."""
-        if isinstance(message, ast.Call) and isinstance(message.func, ast.Name):
-            bound = self._last_assignment(message.func.id, before)
-            if isinstance(bound, ast.Attribute) and bound.attr == "format":
-                return ast.Call(func=bound, args=message.args, keywords=message.keywords)
-        return message
+    def _factory(self, call: ast.Call | None) -> tuple[str | None, Template] | None:
+        """`raise make_error(x)`, where a function of this module returns `SomeError(message)`: its class and message."""
+        if call is None or not isinstance(call.func, ast.Name) or self._body().is_local(call.func.id, call.lineno):
+            return None
+        made = self.functions.raised_by(call.func.id)
+        if made is None:
+            return None
+        exc, message, inside = made
+        exc_class = self.imports.resolve(exc)
+        if exc_class is None:
+            return None
+        template = inside.template(message) if message is not None else EMPTY
+        params = self.functions.defs[call.func.id].args
+        return exc_class, bind_arguments(template, params, call).with_form("factory")
 
+    # Messages ---------------------------------------------------------------------------------
     def _function(self) -> ast.AST:
         for scope in reversed(self.scopes):
             if scope.is_function:
                 return scope.node
         return self.scopes[0].node
 
-    def _function_statements(self) -> list[ast.stmt]:
+    def _body(self) -> FunctionBody:
         function = self._function()
-        if function not in self._statement_cache:
-            self._statement_cache[function] = list(iter_statements(function, into_scopes=False))
-        return self._statement_cache[function]
+        if function not in self._bodies:
+            self._bodies[function] = FunctionBody(function)
+        return self._bodies[function]
 
-    def _assignments(self, name: str, before: int) -> list[ast.stmt]:
-        """Statements of the enclosing function that bind `name` before line `before`."""
-        found = []
-        for stmt in self._function_statements():
-            if stmt.lineno >= before:
-                continue
-            if isinstance(stmt, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == name for t in stmt.targets
-            ):
-                found.append(stmt)
-            elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) \
-                    and stmt.target.id == name and stmt.value is not None:
-                found.append(stmt)
-        return sorted(found, key=lambda s: (s.lineno, s.col_offset))
-
-    def _last_assignment(self, name: str, before: int) -> ast.expr | None:
-        for stmt in reversed(self._assignments(name, before)):
-            if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
-                return stmt.value
-        return None
-
-    def _bound_by_except(self, name: str) -> bool:
-        return any(
-            isinstance(n, ast.Try | ast.TryStar) and any(h.name == name for h in n.handlers)
-            for n in self._function_statements()
-        )
-
-    def _runs_with(self, stmt: ast.stmt, anchor: ast.stmt | None) -> bool:
-        """Whether `stmt` always runs before `anchor` does: it is in the same block or an outer one."""
-        if anchor is None:
-            return True
-        function = self._function()
-        if function not in self._block_cache:
-            self._block_cache[function] = block_paths(function)
-        paths = self._block_cache[function]
-        mine, theirs = paths.get(id(stmt), ()), paths.get(id(anchor), ())
-        return theirs[:len(mine)] == mine
-
-    def _resolver(self, before: int, depth: int = 0, anchor: ast.stmt | None = None):
-        def resolve(node: ast.Name) -> Template | None:
-            if depth >= MAX_RESOLVE_DEPTH:
-                return None
-            chain = self._assignments(node.id, before)
-            start = max((i for i, s in enumerate(chain) if not isinstance(s, ast.AugAssign)), default=None)
-            if start is None:
-                return None
-            result = EMPTY
-            for stmt in chain[start:]:
-                value = stmt.value
-                if isinstance(stmt, ast.AugAssign) and not isinstance(stmt.op, ast.Add):
-                    return None
-                piece = build_template(value, resolve_name=self._resolver(stmt.lineno, depth + 1))
-                # `msg += ...` under a branch the raise is not in adds words only sometimes.
-                result = result + (piece if self._runs_with(stmt, anchor) else optional(piece))
-            return result
-        return resolve
+    def _resolver(self, anchor: ast.stmt) -> MessageResolver:
+        return MessageResolver(self._body(), self.functions, before=anchor.lineno, anchor=anchor)
 
 
 def _base_init_message(stmt: ast.stmt) -> ast.expr | None:

@@ -2,7 +2,8 @@
 
 Literal text is kept verbatim; interpolated values keep their expression text
 (`{x_aval.str_short(True)}`, as the seed card shows); pieces whose text cannot be known
-statically (an unresolved variable holding the whole message, a helper call) are opaque.
+statically are opaque. What a name, a list or a helper call stands for is asked of a `Resolver`
+(see `crawler.messages`), which knows the function and module around the expression.
 """
 
 from __future__ import annotations
@@ -12,36 +13,90 @@ import re
 import string
 from collections.abc import Callable
 
-from jax_errors.template import EMPTY, Part, PartKind, Template, literal
+from jax_errors.template import EMPTY, OPENERS, Part, PartKind, Template, alternatives, literal, optional, repeated
 
 # Resolve a bare name used as (part of) a message to the expression last assigned to it.
 NameResolver = Callable[[ast.Name], "Template | None"]
+# How a list element was added: always, only on some paths, or any number of times (in a loop).
+Element = tuple[Template, str]
+ALWAYS, SOMETIMES, REPEATED = "always", "sometimes", "repeated"
 
 _PERCENT_DIRECTIVE = re.compile(
     r"%(?:\((?P<key>[^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])"
 )
 _STRING_WRAPPERS = {"dedent", "cleandoc", "strip", "rstrip", "lstrip"}
+CLOSERS = frozenset(OPENERS.values())
 
 
 def placeholder(node: ast.AST, kind: PartKind = "expr") -> Template:
     return Template((Part(kind, ast.unparse(node)),))
 
 
-def build_template(node: ast.expr, *, resolve_name: NameResolver | None = None) -> Template:
+class Resolver:
+    """What a builder asks about the code around an expression; this one knows nothing."""
+
+    def resolve_name(self, node: ast.Name) -> Template | None:
+        """The template of what a bare name holds, if it holds a message."""
+        return None
+
+    def resolve_list(self, node: ast.Name) -> list[Element] | None:
+        """The elements a list of message pieces was given, each with how it was added."""
+        return None
+
+    def resolve_call(self, node: ast.Call) -> Template | None:
+        """The template of the string a call to a helper function returns."""
+        return None
+
+
+class _NameOnly(Resolver):
+    def __init__(self, resolve_name: NameResolver) -> None:
+        self.resolve_name = resolve_name  # type: ignore[method-assign]
+
+
+def build_template(node: ast.expr, *, resolve_name: NameResolver | None = None,
+                   resolver: Resolver | None = None) -> Template:
     """Rebuild the template of the string that `node` evaluates to.
 
     Parameters:
         node: the message expression (usually the exception's first argument).
         resolve_name: looks up what a bare name was assigned earlier in the same function.
+        resolver: answers for names, lists and helper calls (instead of `resolve_name`).
     Returns:
         The template; `Template.complete` tells whether any piece stayed opaque.
     """
-    return _Builder(resolve_name or (lambda _name: None)).build(node)
+    return _Builder(resolver or _NameOnly(resolve_name or (lambda _name: None))).build(node)
+
+
+def join_elements(separator: str, elements: list[Element]) -> Template:
+    """`separator.join(pieces)`: each piece after the first led by the separator, optional or repeated as added."""
+    result = EMPTY
+    for index, (template, how) in enumerate(elements):
+        piece = template if index == 0 else literal(separator) + template
+        result = result + (piece if how == ALWAYS else optional(piece) if how == SOMETIMES else repeated(piece))
+    return result
+
+
+def without_tail(template: Template, count: int) -> Template:
+    """`text[:-count]`: the last `count` characters of every literal that may end the message become optional.
+
+    A literal may end the message when nothing but optional or repeated parts follows it
+    (`"...;\n"` appended in a loop, then `"".join(msg)[:-2]`); the regex then accepts the message
+    with or without those characters.
+    """
+    parts = list(template.parts)
+    result = EMPTY
+    for index, part in enumerate(parts):
+        if part.kind == "lit" and _may_end(parts[index + 1:]) and len(part.text) >= count > 0:
+            result = result + literal(part.text[:-count]) + optional(literal(part.text[-count:]))
+        else:
+            result = result + Template((part,))
+    return Template(result.parts, template.forms | {"sliced"})
 
 
 class _Builder:
-    def __init__(self, resolve_name: NameResolver) -> None:
-        self.resolve_name = resolve_name
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.resolve_name = resolver.resolve_name
 
     def build(self, node: ast.expr) -> Template:
         method = getattr(self, f"build_{type(node).__name__.lower()}", None)
@@ -65,9 +120,16 @@ class _Builder:
         resolved = self.resolve_name(node)
         return resolved.with_form("variable") if resolved is not None else placeholder(node, "opaque")
 
+    def build_ifexp(self, node: ast.IfExp) -> Template:
+        return alternatives([self.build(node.body), self.build(node.orelse)])
+
     def build_binop(self, node: ast.BinOp) -> Template:
         if isinstance(node.op, ast.Add):
             return (self.build(node.left) + self.build(node.right)).with_form("concat")
+        if isinstance(node.op, ast.Mult):
+            repeated_text = _repeated_literal(node)
+            if repeated_text is not None:
+                return literal(repeated_text).with_form("literal")
         if isinstance(node.op, ast.Mod) and self._is_stringy(node.left):
             return self._percent(self.build(node.left), node.right).with_form("percent")
         return placeholder(node, "opaque")
@@ -87,7 +149,25 @@ class _Builder:
         if isinstance(func, ast.Attribute) and func.attr in _STRING_WRAPPERS and self._is_stringy(func.value):
             return self.build(func.value)  # "...".strip()
         if isinstance(func, ast.Attribute) and func.attr == "join" and isinstance(func.value, ast.Constant):
-            return placeholder(node)  # ", ".join(names): an interpolated list of values
+            return self._join(node)
+        helper = self.resolver.resolve_call(node)
+        if helper is not None:
+            return helper.with_form("helper")
+        return placeholder(node, "opaque")
+
+    def _join(self, node: ast.Call) -> Template:
+        """`"".join(msg)` of a list of message pieces; of anything else, an interpolated list of values."""
+        func = node.func
+        arg = node.args[0] if len(node.args) == 1 else None
+        elements = self.resolver.resolve_list(arg) if isinstance(arg, ast.Name) else None
+        if elements is None or not isinstance(func.value.value, str):  # type: ignore[union-attr]
+            return placeholder(node)  # ", ".join(names)
+        return join_elements(func.value.value, elements).with_form("list")  # type: ignore[union-attr]
+
+    def build_subscript(self, node: ast.Subscript) -> Template:
+        cut = _negative_stop(node.slice)
+        if cut is not None and self._is_stringy(node.value):
+            return without_tail(self.build(node.value), cut)
         return placeholder(node, "opaque")
 
     def _is_stringy(self, node: ast.expr) -> bool:
@@ -99,9 +179,19 @@ class _Builder:
             return self._is_stringy(node.left) or self._is_stringy(node.right)
         if isinstance(node, ast.Name):
             resolved = self.resolve_name(node)
-            return resolved is not None and any(p.kind == "lit" for p in resolved.parts)
+            return resolved is not None and _has_plain_literal(resolved)
+        if isinstance(node, ast.Subscript):
+            return _negative_stop(node.slice) is not None and self._is_stringy(node.value)
+        if isinstance(node, ast.IfExp):
+            return self._is_stringy(node.body) or self._is_stringy(node.orelse)
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+            if name == "join" and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
+                    and isinstance(node.args[0], ast.Name):
+                return self.resolver.resolve_list(node.args[0]) is not None
+            if isinstance(node.func, ast.Name) and name not in _STRING_WRAPPERS:
+                helper = self.resolver.resolve_call(node)
+                return helper is not None and _has_plain_literal(helper)
             return name in _STRING_WRAPPERS | {"format"} and (
                 bool(node.args) and self._is_stringy(node.args[0])
                 or isinstance(node.func, ast.Attribute) and self._is_stringy(node.func.value)
@@ -217,3 +307,58 @@ def _dict_items(node: ast.expr) -> dict[str, ast.expr]:
 
 def _named(key: str) -> Template:
     return Template((Part("expr", key),))
+
+
+def _negative_stop(node: ast.expr) -> int | None:
+    """`k` for a slice `[:-k]` (no start, no step), else None."""
+    if not isinstance(node, ast.Slice) or node.lower is not None or node.step is not None:
+        return None
+    upper = node.upper
+    if isinstance(upper, ast.UnaryOp) and isinstance(upper.op, ast.USub) and isinstance(upper.operand, ast.Constant) \
+            and type(upper.operand.value) is int:
+        return upper.operand.value
+    return None
+
+
+def _may_end(following: list[Part]) -> bool:
+    """Whether nothing that every message holds comes after: only parts inside groups opened later."""
+    level = floor = 0  # floor: the outermost level reached, where parts are not inside a later group
+    for part in following:
+        if part.kind in OPENERS:
+            level += 1
+        elif part.kind in CLOSERS:
+            level -= 1
+            floor = min(floor, level)
+        elif level <= floor:
+            return False
+    return True
+
+
+MAX_REPEATED_LITERAL = 200
+
+
+def _repeated_literal(node: ast.BinOp) -> str | None:
+    """`'-' * 30`: the text, when a string constant is repeated a constant (and modest) number of times."""
+    pair = (node.left, node.right)
+    text = next((n.value for n in pair if isinstance(n, ast.Constant) and isinstance(n.value, str)), None)
+    times = next((n.value for n in pair if isinstance(n, ast.Constant) and type(n.value) is int), None)
+    if text is None or times is None or not 0 <= len(text) * times <= MAX_REPEATED_LITERAL:
+        return None
+    return text * times
+
+
+def _has_plain_literal(template: Template) -> bool:
+    """Whether some literal text is in every message (not only in an optional or repeated part).
+
+    A name that holds one of several strings (`mode = "high" if x else "low"`, possibly reassigned
+    on one path only) is shown as a placeholder, as its value.
+    """
+    depth = 0
+    for part in template.parts:
+        if part.kind in OPENERS:
+            depth += 1
+        elif part.kind in CLOSERS:
+            depth -= 1
+        elif part.kind == "lit" and depth == 0:
+            return True
+    return False

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from jax_errors.db.history import ordered_snapshots
 from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.db.queries import class_messages, observed_messages
-from jax_errors.template import Template, template_regex
+from jax_errors.template import MARKERS, OPENERS, Template, as_raised, template_regex
 
 # Messages an error was seen raising that fuzzy matching compares too, per error.
 EXAMPLES_PER_ERROR = 3
@@ -63,11 +63,19 @@ class Entry:
 
     @cached_property
     def anchor_words(self) -> frozenset[str]:
-        """Words of the template's literal text that any message it produces must contain."""
+        """Words of the template's literal text that any message it produces must contain.
+
+        Words of optional and repeated parts are left out: a message may lack them.
+        """
         words: set[str] = set()
         parts = self.template.parts
+        depth = 0
         for i, part in enumerate(parts):
-            if part.kind != "lit":
+            if part.kind in OPENERS:
+                depth += 1
+            elif part.kind in MARKERS:
+                depth -= 1
+            if part.kind != "lit" or depth:
                 continue
             tokens = part.text.split()
             if i > 0 and tokens and not part.text[:1].isspace():
@@ -231,9 +239,7 @@ def make_entry(error_id: str, site: RaiseSite, path: str, snapshot_label: str,
             word `raise ConcretizationTypeError(tracer)`, whose own template is incomplete.
         observed: the messages the error was seen raising.
     """
-    template = Template.from_json(site.template_parts)
-    if not site.template_complete and site.exc_class in class_templates:
-        template = class_templates[site.exc_class]
+    template = as_raised(Template.from_json(site.template_parts), site.exc_class, class_templates)
     return Entry(error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
                  _examples(observed, template))
 

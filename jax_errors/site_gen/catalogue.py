@@ -20,7 +20,7 @@ from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.knowledge import Knowledge
 from jax_errors.site_gen.links import github_url
 from jax_errors.snapshots import is_commit, release_of, snapshot_label, version_key
-from jax_errors.template import Template
+from jax_errors.template import Template, as_raised
 
 # How a card's reproduction stands when no case has been run for it.
 UNVERIFIED = "unverified"
@@ -191,6 +191,8 @@ class Card:
     related: tuple[Related, ...] = field(default=())
     tests: tuple[queries.TriggeringTest, ...] = ()  # JAX tests whose assert caught it at its site
     linked_asserts: int = 0  # mined asserts whose pattern alone points at it
+    worded_by_class: Template | None = None  # the message its exception class builds, where the raise's is incomplete
+    example_message: str | None = None  # a message it was seen raising, shown where the template is incomplete
 
     @property
     def exc_class(self) -> str:
@@ -207,12 +209,13 @@ class Card:
 
     @cached_property
     def template(self) -> Template:
-        return Template.from_json(self.site.template_parts)
+        """The message as users see it: the raise's own template, or its class's wording of it."""
+        return self.worded_by_class or Template.from_json(self.site.template_parts)
 
     @cached_property
     def title(self) -> str:
-        """The message with placeholders as `…`, shortened: what a reader recognises."""
-        return self.template.title or f"{self.class_name} in {self.site.qualname}"
+        """The message's words with placeholders as `…`, shortened; else the class and the function raising it."""
+        return self.template.title or f"{self.class_name} in {self.site.qualname.split('.<locals>')[0]}"
 
     @property
     def status(self) -> str:
@@ -309,12 +312,23 @@ def load_catalogue(
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
             tests=tuple(tests.get(error_id, ())), linked_asserts=linked.get(error_id, 0),
+            **_wording(sites[spans[0][1].site_id], class_messages.get(spans[0][1].snapshot_id, {}),
+                       observed.get(error_id, ())),
         )
     cards = {key: _with_reworded_titles(card, cards) for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded))
                   for d in reversed(history.diffs))
     return Catalogue(cards, tuple(reversed(ordered)), diffs, class_messages, observed)
+
+
+def _wording(site: RaiseSite, class_messages: Mapping[str, Template], observed: Iterable[str]) -> dict[str, Any]:
+    """The card's message as users see it, and a real one to show where the source leaves gaps."""
+    own = Template.from_json(site.template_parts)
+    template = as_raised(own, site.exc_class, class_messages)
+    seen = sorted({m for m in observed if m.strip()}, key=lambda m: (len(m), m))
+    return {"worded_by_class": template if template is not own else None,
+            "example_message": seen[0] if seen and not template.complete else None}
 
 
 def _site_reading(site: RaiseSite) -> tuple:

@@ -14,6 +14,7 @@ from jax_errors.site_gen.catalogue import Card
 from jax_errors.site_gen.highlight import code_block
 from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, diff_path, github_url, relative_root
 from jax_errors.snapshots import is_commit
+from jax_errors.template import MARKERS
 
 SITE_NAME = "jax-errors"
 # Raw HTML in curated Markdown is shown as text: knowledge files are data, not markup.
@@ -28,17 +29,24 @@ def markdown_inline(text: str | None) -> Markup:
     return Markup(_MARKDOWN.renderInline(text or ""))
 
 
+_GROUPS = {
+    "opt_begin": '<span class="opt" title="added only on some paths">',
+    "rep_begin": '<span class="opt rep" title="added any number of times, by a loop">',
+}
+
+
 def message(parts: list[list[str]]) -> Markup:
     """A message template: literal text as is, placeholders as `{expression}` in their own spans,
-    and the parts only some runs add (between `opt_begin` and `opt_end`) in an `opt` span."""
+    and the parts only some runs add (between `opt_begin` and `opt_end`, or repeated by a loop
+    between `rep_begin` and `rep_end`) in an `opt` span."""
     out, depth = [], 0
     for kind, text in parts:
         if kind == "lit":
             out.append(str(escape(text)))
-        elif kind == "opt_begin":
+        elif kind in _GROUPS:
             depth += 1
-            out.append('<span class="opt" title="added only on some paths">')
-        elif kind == "opt_end":
+            out.append(_GROUPS[kind])
+        elif kind in MARKERS:
             if depth:
                 depth -= 1
                 out.append("</span>")

@@ -1,0 +1,107 @@
+"""What the names of one function were bound to before a statement: the layer under the visitors.
+
+A message is often built away from its `raise`: assigned, extended with `+=`, appended to a list.
+`FunctionBody` indexes one function's own statements (not those of nested functions and classes)
+so those bindings can be found, and tells whether a binding always runs before the raise or only
+on some paths (another branch, a loop).
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cached_property
+
+from jax_errors.crawler.statements import block_paths, iter_statements
+
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+LIST_METHODS = frozenset({"append", "extend"})
+
+
+class FunctionBody:
+    """The statements of one function (or a module's top level), indexed for finding bindings."""
+
+    def __init__(self, node: ast.AST) -> None:
+        self.node = node
+
+    @cached_property
+    def statements(self) -> list[ast.stmt]:
+        return list(iter_statements(self.node, into_scopes=False))
+
+    @cached_property
+    def _paths(self) -> dict[int, tuple[tuple[int, str], ...]]:
+        return block_paths(self.node)
+
+    @cached_property
+    def _loops(self) -> frozenset[int]:
+        return frozenset(id(s) for s in self.statements if isinstance(s, _LOOPS))
+
+    def assignments(self, name: str, before: int) -> list[ast.stmt]:
+        """Statements that bind `name` (`=`, `+=`, annotated) before line `before`, in source order."""
+        found = [stmt for stmt in self.statements if stmt.lineno < before and _binds(stmt, name)]
+        return sorted(found, key=_position)
+
+    def last_assignment(self, name: str, before: int) -> ast.expr | None:
+        """The value `name` was last plainly assigned before line `before`."""
+        for stmt in reversed(self.assignments(name, before)):
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                return stmt.value
+        return None
+
+    def list_updates(self, name: str, after: int, before: int) -> list[ast.stmt]:
+        """`name.append(x)`, `name.extend(xs)` and `name += [...]` between two lines, in source order."""
+        found = [stmt for stmt in self.statements if after <= stmt.lineno < before and _updates_list(stmt, name)]
+        return sorted(found, key=_position)
+
+    @cached_property
+    def parameters(self) -> frozenset[str]:
+        args = getattr(self.node, "args", None)
+        if not isinstance(args, ast.arguments):
+            return frozenset()
+        every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+        return frozenset(a.arg for a in every if a is not None)
+
+    def is_local(self, name: str, before: int) -> bool:
+        """Whether `name` is a parameter, or was assigned before line `before`: it shadows the module's."""
+        return name in self.parameters or bool(self.assignments(name, before))
+
+    def bound_by_except(self, name: str) -> bool:
+        return any(
+            isinstance(n, ast.Try | ast.TryStar) and any(h.name == name for h in n.handlers)
+            for n in self.statements
+        )
+
+    def runs_with(self, stmt: ast.stmt, anchor: ast.stmt | None) -> bool:
+        """Whether `stmt` always runs before `anchor` does: it is in the same block or an outer one."""
+        if anchor is None:
+            return True
+        mine, theirs = self._paths.get(id(stmt), ()), self._paths.get(id(anchor), ())
+        return theirs[:len(mine)] == mine
+
+    def repeats(self, stmt: ast.stmt, anchor: ast.stmt | None) -> bool:
+        """Whether `stmt` sits in a loop that does not also hold `anchor`: it may run many times before it."""
+        mine = self._paths.get(id(stmt), ())
+        theirs = self._paths.get(id(anchor), ()) if anchor is not None else ()
+        shared = 0
+        while shared < min(len(mine), len(theirs)) and mine[shared] == theirs[shared]:
+            shared += 1
+        return any(block in self._loops and field == "body" for block, field in mine[shared:])
+
+
+def _binds(stmt: ast.stmt, name: str) -> bool:
+    if isinstance(stmt, ast.Assign):
+        return any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+    return isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) \
+        and stmt.target.id == name and stmt.value is not None
+
+
+def _updates_list(stmt: ast.stmt, name: str) -> bool:
+    if isinstance(stmt, ast.AugAssign):
+        return isinstance(stmt.target, ast.Name) and stmt.target.id == name and isinstance(stmt.op, ast.Add) \
+            and isinstance(stmt.value, (ast.List, ast.Tuple))
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    return isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in LIST_METHODS \
+        and isinstance(call.func.value, ast.Name) and call.func.value.id == name and len(call.args) == 1
+
+
+def _position(stmt: ast.stmt) -> tuple[int, int]:
+    return stmt.lineno, stmt.col_offset

@@ -1,0 +1,205 @@
+"""Rebuild a message built away from its `raise`: in variables, in lists, and in helper functions of the module.
+
+A `MessageResolver` answers the template builder's questions about one function: what a name was
+assigned (`msg = ...`, `msg += ...`), what a list of pieces was given (`msg.append(...)` then
+`"".join(msg)`), and what a call to a helper function of the same module returns, with the
+helper's parameters replaced by the call's arguments. Pieces added on some paths only become
+optional parts, pieces added in a loop repeated ones.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from jax_errors.crawler.assignments import FunctionBody
+from jax_errors.crawler.template_builder import ALWAYS, REPEATED, SOMETIMES, Element, Resolver, build_template
+from jax_errors.template import EMPTY, Part, Template, alternatives, literal, optional, repeated
+
+MAX_RESOLVE_DEPTH = 8
+# Helpers calling helpers: how many may be inlined into one another.
+MAX_HELPER_DEPTH = 3
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+class ModuleFunctions:
+    """The module-level functions of one module, and what each returns."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.defs = {node.name: node for node in tree.body if isinstance(node, _FUNCTIONS)}
+        self._bodies: dict[str, FunctionBody] = {}
+        self._returned: dict[str, Template | None] = {}
+        self._inlining: list[str] = []  # helpers being rebuilt, innermost last: breaks cycles
+
+    def body(self, name: str) -> FunctionBody:
+        if name not in self._bodies:
+            self._bodies[name] = FunctionBody(self.defs[name])
+        return self._bodies[name]
+
+    def returns(self, name: str) -> tuple[list[ast.Return], FunctionBody]:
+        """The function's own `return <value>` statements, in source order, with its body."""
+        if name not in self.defs:
+            return [], FunctionBody(ast.Module(body=[], type_ignores=[]))
+        body = self.body(name)
+        found = [s for s in body.statements if isinstance(s, ast.Return) and s.value is not None]
+        return sorted(found, key=lambda s: (s.lineno, s.col_offset)), body
+
+    def returned_message(self, name: str) -> Template | None:
+        """The template of the string a helper returns, its parameters as placeholders; None if it returns none.
+
+        A helper with several returns gives each of their templates as an optional part (a template
+        has no alternatives); cycles between helpers, and chains longer than MAX_HELPER_DEPTH, stop with None.
+        """
+        if name in self._returned:
+            return self._returned[name]
+        if name in self._inlining or len(self._inlining) >= MAX_HELPER_DEPTH:
+            return None
+        returns, body = self.returns(name)
+        if not returns:
+            return None
+        self._inlining.append(name)
+        try:
+            templates = [MessageResolver(body, self, before=r.lineno, anchor=r).template(r.value) for r in returns]
+        finally:
+            self._inlining.pop()
+        template = templates[0] if len(templates) == 1 else alternatives(templates)
+        result = template if any(p.kind == "lit" and p.text.strip() for p in template.parts) else None
+        if not self._inlining:  # a template made inside a cycle depends on where the cycle was entered
+            self._returned[name] = result
+        return result
+
+    def raised_by(self, name: str) -> tuple[ast.expr, ast.expr | None, MessageResolver] | None:
+        """For a factory that returns an exception (`return E(msg)`): E, its message, and a resolver inside it."""
+        returns, body = self.returns(name)
+        if len(returns) != 1 or name in self._inlining:
+            return None
+        ret = returns[0]
+        call = ret.value
+        if not isinstance(call, ast.Call) or not isinstance(call.func, (ast.Name, ast.Attribute)):
+            return None
+        message = call.args[0] if call.args else None
+        return call.func, message, MessageResolver(body, self, before=ret.lineno, anchor=ret)
+
+
+class MessageResolver(Resolver):
+    """Answers for one function: its names, its lists of pieces, and the module's helpers."""
+
+    def __init__(self, body: FunctionBody, module: ModuleFunctions, *, before: int,
+                 anchor: ast.stmt | None = None, depth: int = 0) -> None:
+        self.body = body
+        self.module = module
+        self.before = before
+        self.anchor = anchor
+        self.depth = depth
+
+    def template(self, node: ast.expr) -> Template:
+        return build_template(node, resolver=self)
+
+    def _at(self, stmt: ast.stmt) -> MessageResolver:
+        """A resolver for a value bound by `stmt` (its own names resolved as of that line)."""
+        return MessageResolver(self.body, self.module, before=stmt.lineno, depth=self.depth + 1)
+
+    def _how(self, stmt: ast.stmt) -> str:
+        if self.body.runs_with(stmt, self.anchor):
+            return ALWAYS
+        return REPEATED if self.body.repeats(stmt, self.anchor) else SOMETIMES
+
+    def resolve_name(self, node: ast.Name) -> Template | None:
+        if self.depth >= MAX_RESOLVE_DEPTH:
+            return None
+        chain = self.body.assignments(node.id, self.before)
+        start = max((i for i, s in enumerate(chain) if not isinstance(s, ast.AugAssign)), default=None)
+        if start is None:
+            return None
+        result = EMPTY
+        for stmt in chain[start:]:
+            if isinstance(stmt, ast.AugAssign) and not isinstance(stmt.op, ast.Add):
+                return None
+            piece = self._at(stmt).template(stmt.value)
+            # `msg += ...` under a branch the raise is not in adds words only sometimes; in a loop, any number of times.
+            how = self._how(stmt)
+            result = result + (piece if how == ALWAYS else optional(piece) if how == SOMETIMES else repeated(piece))
+        return result
+
+    def resolve_list(self, node: ast.Name) -> list[Element] | None:
+        if self.depth >= MAX_RESOLVE_DEPTH:
+            return None
+        chain = self.body.assignments(node.id, self.before)
+        start = next((s for s in reversed(chain) if not isinstance(s, ast.AugAssign)), None)
+        if start is None or not isinstance(start.value, (ast.List, ast.Tuple)):
+            return None
+        elements = [(self._at(start).template(value), ALWAYS) for value in start.value.elts]
+        for stmt in self.body.list_updates(node.id, start.lineno + 1, self.before):
+            how = self._how(stmt)
+            elements.extend((self._at(stmt).template(value), how) for value in _added(stmt))
+        return elements
+
+    def resolve_call(self, node: ast.Call) -> Template | None:
+        if not isinstance(node.func, ast.Name):
+            return None
+        bound = self.body.last_assignment(node.func.id, self.before)
+        if isinstance(bound, ast.Attribute) and bound.attr == "format":  # fmt = "... {}".format; fmt(x)
+            return self.template(ast.Call(func=bound, args=node.args, keywords=node.keywords))
+        if self.body.is_local(node.func.id, self.before):
+            return None  # a parameter or local name shadows the module's function
+        returned = self.module.returned_message(node.func.id)
+        if returned is None:
+            return None
+        return bind_arguments(returned, self.module.defs[node.func.id].args, node)
+
+
+def _added(stmt: ast.stmt) -> list[ast.expr]:
+    """The pieces an `append`, `extend` or `+=` adds; an unknown iterable is one opaque piece."""
+    value = stmt.value if isinstance(stmt, ast.AugAssign) else stmt.value.args[0]  # type: ignore[union-attr]
+    if isinstance(stmt, ast.Expr) and stmt.value.func.attr == "append":  # type: ignore[union-attr]
+        return [value]
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return list(value.elts)
+    return [value]
+
+
+def bind_arguments(template: Template, params: ast.arguments, call: ast.Call) -> Template:
+    """A helper's template as one call of it reads: each parameter replaced by the argument passed.
+
+    A string literal passed for a parameter the template shows whole becomes text (`'jit'` in
+    `{api_name}ted` gives `jitted`); any other argument replaces the parameter's name in the
+    placeholder's expression.
+    """
+    bound = _bound_arguments(params, call)
+    result = EMPTY
+    for part in template.parts:
+        result = result + _bind_part(part, bound)
+    return Template(result.parts, template.forms | {"helper"})
+
+
+def _bound_arguments(params: ast.arguments, call: ast.Call) -> dict[str, ast.expr]:
+    names = [a.arg for a in (*params.posonlyargs, *params.args)]
+    defaults = dict(zip(names[len(names) - len(params.defaults):], params.defaults))
+    defaults.update({a.arg: d for a, d in zip(params.kwonlyargs, params.kw_defaults) if d is not None})
+    # A default shows only when it is text; `detail=None` stays `{detail}`, a name for what may be passed.
+    bound: dict[str, ast.expr] = {name: value for name, value in defaults.items()
+                                  if isinstance(value, ast.Constant) and isinstance(value.value, str)}
+    for name, value in zip(names, call.args):
+        if isinstance(value, ast.Starred):
+            break
+        bound[name] = value
+    bound.update({kw.arg: kw.value for kw in call.keywords if kw.arg})
+    return bound
+
+
+def _bind_part(part: Part, bound: dict[str, ast.expr]) -> Template:
+    if part.kind not in ("expr", "opaque"):
+        return Template((part,))
+    value = bound.get(part.text)
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return literal(value.value)
+    text = part.text
+    for name, value in bound.items():
+        text = re.sub(rf"(?<![\w.]){re.escape(name)}\b", _expression(value).replace("\\", "\\\\"), text)
+    return Template((Part(part.kind, text),))
+
+
+def _expression(value: ast.expr) -> str:
+    text = ast.unparse(value)
+    simple = isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant))
+    return text if simple else f"({text})"

@@ -1,0 +1,195 @@
+"""Messages built away from the raise: helpers of the module, lists, loops, factories, conditionals."""
+
+import re
+import textwrap
+
+import pytest
+
+from jax_errors.crawler.raise_sites import extract_raise_sites
+from jax_errors.template import template_regex
+
+
+def raised(source: str, function: str = "f"):
+    """The one raise site of `function` in a module made of `source`."""
+    sites = [s for s in extract_raise_sites(textwrap.dedent(source), "jax/_src/m.py")
+             if s.kind == "raise" and s.qualname == function]
+    assert len(sites) == 1, sites
+    return sites[0]
+
+
+def matches(site, message: str) -> bool:
+    return template_regex(site.template).fullmatch(message) is not None
+
+
+def test_a_helper_of_the_module_is_inlined_with_its_arguments():
+    site = raised('''
+        def _mismatch_error(fun_name, api_name, detail=None):
+            msg = f"Received incompatible devices for {api_name}ted computation of {fun_name}."
+            return msg
+
+        def f(g):
+            raise ValueError(_mismatch_error(g.__name__, "jit"))
+    ''')
+    assert site.template.text == "Received incompatible devices for jitted computation of {g.__name__}."
+    assert site.template.complete and "helper" in site.template.forms
+    assert matches(site, "Received incompatible devices for jitted computation of loss.")
+
+
+def test_helpers_are_inlined_through_each_other_up_to_a_depth():
+    site = raised('''
+        def _one(x):
+            return "one " + _two(x)
+
+        def _two(x):
+            return f"two {x} " + _three(x)
+
+        def _three(x):
+            return "three " + _four(x)
+
+        def _four(x):
+            return "four"
+
+        def f(y):
+            raise ValueError(_one(y))
+    ''')
+    # _one -> _two -> _three is inlined; the fourth helper is past MAX_HELPER_DEPTH and stays opaque.
+    assert site.template.text == "one two {y} three {_four(y)}"
+    assert [p.kind for p in site.template.parts][-1] == "opaque"
+
+
+def test_a_cycle_between_helpers_ends():
+    site = raised('''
+        def _ping(x):
+            return "ping " + _pong(x)
+
+        def _pong(x):
+            return "pong " + _ping(x)
+
+        def f(y):
+            raise ValueError(_ping(y))
+    ''')
+    assert site.template.text.startswith("ping pong ")
+    assert not site.template.complete
+
+
+def test_a_local_name_shadows_a_helper_of_the_module():
+    site = raised('''
+        def _helper(x):
+            return "from the helper"
+
+        def f(y, _helper):
+            raise ValueError(_helper(y))
+    ''')
+    assert not site.template.complete
+
+
+def test_a_helper_with_several_returns_gives_each_as_an_optional_part():
+    site = raised('''
+        def _dump(module):
+            if module:
+                return f"The module was dumped to {module}."
+            else:
+                return "Define JAX_DUMP_IR_TO to dump the module."
+
+        def f(m):
+            raise ValueError("Cannot lower. " + _dump(m))
+    ''')
+    assert site.template.complete
+    assert matches(site, "Cannot lower. Define JAX_DUMP_IR_TO to dump the module.")
+    assert matches(site, "Cannot lower. The module was dumped to /tmp/x.mlir.")
+
+
+def test_a_list_of_lines_built_in_branches_and_a_loop():
+    site = raised('''
+        def f(sizes, axis_size):
+            msg = ["vmap got inconsistent sizes for array axes to be mapped:\\n"]
+            if axis_size is not None:
+                msg.append(f"  * the `axis_size` argument was {axis_size};\\n")
+            for name, size in sizes:
+                msg.append(f"  * one axis had size {size}: argument {name};\\n")
+            raise ValueError(''.join(msg)[:-2])
+    ''')
+    assert site.template.complete and {"list", "sliced"} <= site.template.forms
+    kinds = [p.kind for p in site.template.parts]
+    assert kinds.count("opt_begin") >= 1 and kinds.count("rep_begin") == 1
+    head = "vmap got inconsistent sizes for array axes to be mapped:\n"
+    assert matches(site, head + "  * one axis had size 2: argument x")
+    assert matches(site, head + "  * the `axis_size` argument was 3;\n  * one axis had size 2: argument x;\n"
+                             "  * one axis had size 5: argument y")
+    assert not matches(site, "vmap got consistent sizes")
+
+
+def test_additions_in_a_loop_repeat():
+    site = raised('''
+        def f(names):
+            msg = "Unknown names:"
+            for name in names:
+                msg += f" {name}"
+            raise KeyError(msg)
+    ''')
+    assert [p.kind for p in site.template.parts] == ["lit", "rep_begin", "lit", "expr", "rep_end"]
+    assert matches(site, "Unknown names: a b c") and matches(site, "Unknown names:")
+
+
+def test_a_factory_of_the_module_gives_the_class_and_the_message():
+    site = raised('''
+        def _unsupported_lowering_error(platform: str) -> Exception:
+            return ValueError(
+                f"Cannot lower pallas_call on platform: {platform}. To use Pallas on GPU,"
+                " install jaxlib GPU.")
+
+        def f(ctx):
+            raise _unsupported_lowering_error("tpu")
+    ''')
+    assert (site.exc_class, site.exc_expr) == ("ValueError", "_unsupported_lowering_error")
+    assert site.template.text == "Cannot lower pallas_call on platform: tpu. To use Pallas on GPU, install jaxlib GPU."
+    assert "factory" in site.template.forms
+
+
+def test_a_bound_format_inside_a_concatenation_and_a_caught_error_in_an_f_string():
+    site = raised('''
+        def f(x, hint):
+            fmt = "Gradient only defined for scalar-output functions. Output {}.".format
+            raise TypeError(fmt(x) + " To get the gradient, reduce the output.")
+    ''')
+    assert site.template.text == ("Gradient only defined for scalar-output functions. Output {x}. "
+                                  "To get the gradient, reduce the output.")
+    caught = raised('''
+        def f(g):
+            try:
+                g()
+            except RuntimeError as e:
+                raise ValueError(f"compilation failed: {e}") from e
+    ''')
+    assert caught.template.text == "compilation failed: {e}" and caught.template.complete
+
+
+def test_conditionals_and_repeated_text():
+    site = raised('''
+        def f(pred):
+            divider = "-" * 3
+            raise TypeError("Pred must be a scalar, got " + (f"type {type(pred)}" if pred else "a shape.") + divider)
+    ''')
+    assert site.template.complete and site.template.text.endswith("---")
+    assert matches(site, "Pred must be a scalar, got type <class 'list'>---")
+    assert matches(site, "Pred must be a scalar, got a shape.---")
+
+
+def test_a_name_that_holds_one_of_several_strings_stays_a_placeholder():
+    """`%s` of a parameter reassigned on one path only: its value is shown, not a guess at its text."""
+    site = raised('''
+        def f(mode=None):
+            if mode is None:
+                mode = "high" if flag else "low"
+            raise ValueError("Must provide valid mode for gumbel got: %s" % mode)
+    ''')
+    assert site.template.text == "Must provide valid mode for gumbel got: {mode}"
+
+
+@pytest.mark.parametrize("depth", [2, 40])
+def test_long_chains_of_helpers_stay_bounded(depth):
+    helpers = "\n".join(f"def _h{i}(x):\n    return 'h{i} ' + _h{i + 1}(x)\n" for i in range(depth))
+    source = helpers + f"\ndef _h{depth}(x):\n    return 'end'\n\ndef f(y):\n    raise ValueError(_h0(y))\n"
+    site = raised(source)
+    assert re.fullmatch(r"h0 (h\d+ )*(end|\{_h\d+\(y\)\})", site.template.text)
+    assert len(site.template.parts) <= 8
