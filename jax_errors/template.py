@@ -20,6 +20,7 @@ OPENERS = {"opt_begin": "opt_end", "rep_begin": "rep_end"}
 MARKERS = frozenset(OPENERS) | frozenset(OPENERS.values())
 _REGEX = {"opt_begin": "(?:", "opt_end": ")?", "rep_begin": "(?:", "rep_end": ")*"}
 TITLE_LENGTH = 120
+_ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,15 @@ class Template:
 
     @property
     def title(self) -> str:
-        """The literal text, placeholders as `…`, whitespace folded, cut at TITLE_LENGTH; empty if no words."""
-        text = " ".join(self._joined("…").split())
+        """The text every message holds (not optional or repeated parts), placeholders as `…`, whitespace
+        folded, cut at TITLE_LENGTH; empty if no words."""
+        depth, pieces = 0, []
+        for p in self.parts:
+            depth += 1 if p.kind in OPENERS else -1 if p.kind in MARKERS else 0
+            if depth == 0 and p.kind not in MARKERS:
+                pieces.append(p.text if p.kind == "lit" else "…")
+        # Placeholders next to each other, or joined by punctuation alone, read as one: `….…` is `…`.
+        text = _ADJACENT_PLACEHOLDERS.sub("…", " ".join("".join(pieces).split()))
         if not text.strip("… "):
             return ""
         return text if len(text) <= TITLE_LENGTH else text[:TITLE_LENGTH - 1].rstrip() + "…"
@@ -61,11 +69,14 @@ class Template:
         )
 
     @property
+    def has_words(self) -> bool:
+        """Whether the source spells out any text of the message."""
+        return any(p.kind == "lit" and p.text.strip() for p in self.parts)
+
+    @property
     def complete(self) -> bool:
         """True when every piece of the message is known: literal text or an interpolated value."""
-        return any(p.kind == "lit" and p.text.strip() for p in self.parts) and all(
-            p.kind != "opaque" for p in self.parts
-        )
+        return self.has_words and all(p.kind != "opaque" for p in self.parts)
 
     def __add__(self, other: Template) -> Template:
         return Template(_merge(self.parts + other.parts), self.forms | other.forms)

@@ -94,5 +94,5 @@ def test_cards_say_in_words_what_the_class_words(crawled_db):
                    and c.class_name == "TracerBoolConversionError"]
     assert bool_card.site.template == "{arg}"
     assert bool_card.template.text == "Attempted boolean conversion of {tracer._error_repr()}.{tracer._origin_msg()}"
-    assert bool_card.title == "Attempted boolean conversion of ….…"
+    assert bool_card.title == "Attempted boolean conversion of …"
     assert all("<locals>" not in c.title and c.title.strip("… ") for c in cards)

@@ -193,3 +193,15 @@ def test_long_chains_of_helpers_stay_bounded(depth):
     site = raised(source)
     assert re.fullmatch(r"h0 (h\d+ )*(end|\{_h\d+\(y\)\})", site.template.text)
     assert len(site.template.parts) <= 8
+
+
+def test_a_value_rebound_on_another_path_is_shown_by_its_name():
+    site = raised('''
+        def f(others):
+            for o in others:
+                if isinstance(o, float):
+                    o = convert(o)
+                elif not isinstance(o, Value):
+                    raise NotImplementedError(o)
+    ''')
+    assert site.template.text == "{o}"

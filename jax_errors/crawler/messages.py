@@ -63,7 +63,7 @@ class ModuleFunctions:
         finally:
             self._inlining.pop()
         template = templates[0] if len(templates) == 1 else alternatives(templates)
-        result = template if any(p.kind == "lit" and p.text.strip() for p in template.parts) else None
+        result = template if template.has_words else None
         if not self._inlining:  # a template made inside a cycle depends on where the cycle was entered
             self._returned[name] = result
         return result
@@ -111,6 +111,9 @@ class MessageResolver(Resolver):
         start = max((i for i, s in enumerate(chain) if not isinstance(s, ast.AugAssign)), default=None)
         if start is None:
             return None
+        if not self.body.runs_with(chain[start], self.anchor) and not self._at(chain[start]).template(
+                chain[start].value).has_words:
+            return None  # a value bound on another path only (`if ...: o = f(o)`): the name says more
         result = EMPTY
         for stmt in chain[start:]:
             if isinstance(stmt, ast.AugAssign) and not isinstance(stmt.op, ast.Add):

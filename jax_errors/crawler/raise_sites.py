@@ -92,7 +92,7 @@ class RaiseSiteVisitor(StatementVisitor):
                 if message is None:
                     continue
                 template = self._resolver(stmt).template(message)
-                if any(p.kind == "lit" and p.text.strip() for p in template.parts):
+                if template.has_words:
                     self.sites.append(self._site(stmt, "class_message", f"{self.imports.module}.{cls.name}",
                                                  cls.name, template, None, None))
                 return
