@@ -11,7 +11,14 @@ import sqlalchemy.exc
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from jax_errors.db.engine import DEFAULT_DB, database_revisions, error_line, open_database, upgrade_database
+from jax_errors.db.engine import (
+    DEFAULT_DB,
+    database_revisions,
+    downgrade_database,
+    error_line,
+    open_database,
+    upgrade_database,
+)
 from jax_errors.exceptions import JaxErrorsError
 
 console = Console(stderr=True)
@@ -236,8 +243,19 @@ def db() -> None:
 @click.option("--revision", default="head", show_default=True)
 @db_option
 def db_upgrade(revision, db) -> None:
-    """Upgrade the database schema (done automatically on first use)."""
+    """Upgrade the database schema (done automatically on first use); a failed migration changes nothing."""
     click.echo(f"database at revision {upgrade_database(db, revision)}")
+
+
+@db.command("downgrade")
+@click.option("--revision", required=True, help="The revision to go back to (`base`: an empty schema).")
+@click.option("--yes", is_flag=True, help="Go ahead: later migrations' tables, and their data, are dropped.")
+@db_option
+def db_downgrade(revision, yes, db) -> None:
+    """Downgrade the database schema to --revision, dropping what later migrations added."""
+    if not yes:
+        raise click.UsageError("downgrading drops tables and the data in them; pass --yes to go ahead")
+    click.echo(f"database at revision {downgrade_database(db, revision)}")
 
 
 @db.command("current")

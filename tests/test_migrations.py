@@ -8,6 +8,7 @@ from sqlalchemy import inspect
 from jax_errors.db.engine import (
     current_revision,
     database_revisions,
+    downgrade_database,
     head_revision,
     make_engine,
     open_database,
@@ -27,13 +28,13 @@ def test_empty_database_upgrades_to_head_and_matches_models(db_path):
 
 def test_downgrade_to_base_and_up_again(db_path):
     open_database(db_path)
-    assert upgrade_database(db_path, "base") is None
+    assert downgrade_database(db_path, "base") is None
     assert inspect(make_engine(f"sqlite:///{db_path}")).get_table_names() == ["alembic_version"]
     assert upgrade_database(db_path) == head_revision()
 
 
 def test_open_without_migrate_refuses_an_old_schema(db_path):
-    upgrade_database(db_path, "base")
+    downgrade_database(db_path, "base")
     with pytest.raises(DatabaseError, match="is at revision None"):
         open_database(db_path, migrate=False)
 
@@ -50,3 +51,38 @@ def test_corrupt_database_is_one_clear_error_and_is_left_alone(db_path):
 def test_revisions_report(db_path):
     open_database(db_path)
     assert database_revisions(db_path) == (head_revision(), head_revision())
+
+
+def table_names(db_path) -> list[str]:
+    return sorted(inspect(make_engine(f"sqlite:///{db_path}")).get_table_names())
+
+
+def test_a_migration_that_fails_halfway_changes_nothing(db_path):
+    """0003 creates raises_asserts, then static_links; a stray static_links makes it fail after the first."""
+    upgrade_database(db_path, "0002")
+    engine = make_engine(f"sqlite:///{db_path}")
+    with engine.begin() as connection:
+        connection.exec_driver_sql("CREATE TABLE static_links (x INTEGER)")
+    before = table_names(db_path)
+    with pytest.raises(DatabaseError, match="static_links already exists"):
+        upgrade_database(db_path)
+    assert table_names(db_path) == before and current_revision(engine) == "0002"
+    with engine.begin() as connection:
+        connection.exec_driver_sql("DROP TABLE static_links")
+    assert upgrade_database(db_path) == head_revision()
+
+
+def test_going_back_is_a_downgrade_asked_for_with_yes(db_path):
+    from click.testing import CliRunner
+
+    from jax_errors.cli import cli
+
+    open_database(db_path)
+    with pytest.raises(DatabaseError, match="is at revision 0003, not before 0001"):
+        upgrade_database(db_path, "0001")
+    runner = CliRunner()
+    refused = runner.invoke(cli, ["db", "downgrade", "--revision", "base", "--db", str(db_path)])
+    assert refused.exit_code == 2 and "pass --yes" in refused.output
+    assert current_revision(make_engine(f"sqlite:///{db_path}")) == head_revision()
+    done = runner.invoke(cli, ["db", "downgrade", "--revision", "0001", "--yes", "--db", str(db_path)])
+    assert done.exit_code == 0 and done.output == "database at revision 0001\n"

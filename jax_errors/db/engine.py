@@ -12,7 +12,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 
 from jax_errors.exceptions import DatabaseError
 
@@ -61,14 +61,46 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Run the Alembic migrations up to `revision` on this engine's database."""
+    """Run the Alembic migrations up to `revision` on this engine's database, all or nothing."""
+    _migrate(engine, command.upgrade, revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Run the Alembic migrations back down to `revision` (`base`: an empty schema), all or nothing.
+
+    Going back drops the tables (and the data) that later migrations added.
+    """
+    _migrate(engine, command.downgrade, revision)
+
+
+def _migrate(engine: Engine, step, revision: str) -> None:
     config = alembic_config(engine.url.render_as_string(hide_password=False))
-    with engine.begin() as connection:
+    with _one_transaction(engine) as connection:
         config.attributes["connection"] = connection
-        if revision.startswith("-") or revision == "base":
-            command.downgrade(config, revision)
-        else:
-            command.upgrade(config, revision)
+        step(config, revision)
+
+
+@contextmanager
+def _one_transaction(engine: Engine) -> Iterator[Connection]:
+    """A connection whose every statement, DDL included, commits together or not at all.
+
+    SQLite's DDL is transactional, but pysqlite begins a transaction only before DML: a migration
+    that fails after its first CREATE TABLE would leave that table behind, and every later upgrade
+    would fail on it. So on SQLite the transaction is begun and ended by hand.
+    """
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as connection:
+            yield connection
+        return
+    with engine.connect() as connection:
+        connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+        connection.exec_driver_sql("BEGIN")
+        try:
+            yield connection
+        except BaseException:
+            connection.exec_driver_sql("ROLLBACK")
+            raise
+        connection.exec_driver_sql("COMMIT")
 
 
 @contextmanager
@@ -100,12 +132,40 @@ def open_database(value: str | Path = DEFAULT_DB, *, migrate: bool = True) -> En
 
 
 def upgrade_database(value: str | Path, revision: str = "head") -> str | None:
-    """Upgrade (or downgrade) the schema to `revision`; returns the revision reached."""
+    """Upgrade the schema to `revision`; returns the revision reached.
+
+    Raises:
+        DatabaseError: `revision` is older than the database's (going back is `downgrade_database`).
+    """
     url = database_url(value)
     engine = make_engine(url)
     with _database_errors(url):
+        current = current_revision(engine)
+        if current is not None and revision != "head" and not _is_ahead(revision, current):
+            raise DatabaseError(f"database {_safe(url)} is at revision {current}, not before {revision}: "
+                                f"`jax-errors db downgrade --revision {revision}` goes back")
         upgrade(engine, revision)
         return current_revision(engine)
+
+
+def downgrade_database(value: str | Path, revision: str) -> str | None:
+    """Downgrade the schema to `revision` (dropping what later migrations added); returns the revision reached."""
+    url = database_url(value)
+    engine = make_engine(url)
+    with _database_errors(url):
+        downgrade(engine, revision)
+        return current_revision(engine)
+
+
+def _is_ahead(revision: str, current: str) -> bool:
+    """Whether `revision` comes after `current` in the migrations (other spellings are left to Alembic)."""
+    scripts = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    order = [script.revision for script in reversed(list(scripts.walk_revisions()))]  # oldest first
+    if revision == "base":
+        return False
+    if revision not in order or current not in order:
+        return True
+    return order.index(revision) > order.index(current)
 
 
 def database_revisions(value: str | Path) -> tuple[str | None, str | None]:
