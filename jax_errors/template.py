@@ -152,12 +152,41 @@ def template_regex(template: Template) -> re.Pattern[str]:
     return re.compile(r"\s*" + "".join(pieces) + r"\s*", re.DOTALL)
 
 
-def as_raised(template: Template, exc_class: str | None, class_messages: Mapping[str, Template]) -> Template:
-    """The message a raise shows: its own template, or, where that is incomplete, the one its class words.
+class Wording:
+    """The messages that one snapshot's exception classes (`__init__`) and module functions build, by dotted path."""
 
-    `raise TracerBoolConversionError(arg)` passes a tracer, not a message; the class's `__init__`
-    builds the words (`class_messages`: by class path, from the same snapshot).
+    def __init__(self, templates: Mapping[str, Template] | None = None) -> None:
+        self.templates = dict(templates or {})
+        by_name: dict[str, list[str]] = {}
+        for path in self.templates:
+            by_name.setdefault(path.rpartition(".")[2], []).append(path)
+        self._unique = {name: paths[0] for name, paths in by_name.items() if len(paths) == 1}
+
+    def of(self, path: str | None) -> Template | None:
+        return self.templates.get(path) if path else None
+
+    def of_call(self, expression: str) -> Template | None:
+        """What `helper(...)` or `module.helper(...)` words, when one function of the snapshot has that name."""
+        called = _CALL.match(expression)
+        path = self._unique.get(called.group(1).rpartition(".")[2]) if called else None
+        return self.templates[path] if path else None
+
+
+_CALL = re.compile(r"([A-Za-z_][\w.]*)\(")
+
+
+def as_raised(template: Template, exc_class: str | None, wording: Wording) -> Template:
+    """The message a raise shows, with what other modules word put in.
+
+    `raise TracerBoolConversionError(arg)` passes a tracer, not a message: the class's `__init__`
+    builds the words; `raise core.escaped_tracer_error(t)` raises what a factory of another module
+    builds. A helper of another module called in the message (`stages._mismatch_error(...)`) is
+    spliced in as it words its message (its parameters' names kept).
     """
-    if not template.complete and exc_class in class_messages:
-        return class_messages[exc_class]
-    return template
+    if not template.complete and wording.of(exc_class) is not None:
+        template = wording.of(exc_class)  # type: ignore[assignment]
+    result = EMPTY
+    for part in template.parts:
+        spliced = wording.of_call(part.text) if part.kind == "opaque" else None
+        result = result + (spliced if spliced is not None else Template((part,)))
+    return Template(result.parts, template.forms) if result.parts != template.parts else template

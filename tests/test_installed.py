@@ -96,3 +96,7 @@ def test_cards_say_in_words_what_the_class_words(crawled_db):
     assert bool_card.template.text == "Attempted boolean conversion of {tracer._error_repr()}.{tracer._origin_msg()}"
     assert bool_card.title == "Attempted boolean conversion of …"
     assert all("<locals>" not in c.title and c.title.strip("… ") for c in cards)
+    # jit's path: pjit.py calls stages._device_assignment_mismatch_error, a helper of another module.
+    [devices] = [c for c in cards if c.location.path == "jax/_src/pjit.py" and c.site.template.startswith("{stages.")]
+    assert devices.template.text == "Received incompatible devices for {api_name}ted computation.{extra_msg}"
+    assert devices.worded_by == "helpers of other modules"

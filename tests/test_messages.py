@@ -205,3 +205,46 @@ def test_a_value_rebound_on_another_path_is_shown_by_its_name():
                     raise NotImplementedError(o)
     ''')
     assert site.template.text == "{o}"
+
+
+def test_helpers_and_factories_of_other_modules_word_the_message_where_it_is_shown():
+    """Each blob is scanned alone; what another module's function words is put in by `as_raised`."""
+    from jax_errors.template import Wording, as_raised
+
+    helpers = extract_raise_sites(textwrap.dedent('''
+        from jax._src.errors import UnexpectedTracerError
+
+        def _mismatch_error(api_name):
+            return f"Received incompatible devices for {api_name}ted computation."
+
+        def escaped_tracer_error(tracer, detail=None):
+            msg = f"Encountered an unexpected tracer of type {tracer.aval}."
+            return UnexpectedTracerError(msg)
+
+        def shape(x):
+            return x.shape
+    '''), "jax/_src/stages.py")
+    worded = [s for s in helpers if s.kind == "function_message"]
+    assert {(s.exc_class, s.exc_expr) for s in worded} == {
+        ("jax._src.stages._mismatch_error", "_mismatch_error"),
+        ("jax._src.stages.escaped_tracer_error", "jax._src.errors.UnexpectedTracerError"),
+    }
+    wording = Wording({s.exc_class: s.template for s in worded})
+    users = {s.qualname: s for s in extract_raise_sites(textwrap.dedent('''
+        from jax._src import stages
+
+        def f(fails):
+            raise ValueError(stages._mismatch_error("jit"))
+
+        def g(t):
+            raise stages.escaped_tracer_error(t)
+    '''), "jax/_src/pjit.py") if s.kind == "raise"}
+    f, g = users["f"], users["g"]
+    assert not f.template.complete and not g.template.complete
+    assert as_raised(f.template, f.exc_class, wording).text == \
+        "Received incompatible devices for {api_name}ted computation."
+    assert g.exc_class == "jax._src.stages.escaped_tracer_error"
+    assert as_raised(g.template, g.exc_class, wording).text == "Encountered an unexpected tracer of type {tracer.aval}."
+    # A name two modules define is ambiguous: the helper is left as it is.
+    twice = Wording({"jax.a._mismatch_error": f.template, "jax.b._mismatch_error": f.template})
+    assert as_raised(f.template, f.exc_class, twice) is f.template

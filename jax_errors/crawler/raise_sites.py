@@ -12,7 +12,7 @@ from jax_errors.crawler.statements import Scope, StatementVisitor, iter_statemen
 from jax_errors.template import EMPTY, Template
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "5"
+EXTRACTOR_VERSION = "6"
 EXCERPT_CONTEXT = 15
 
 
@@ -31,7 +31,8 @@ class RaiseSite:
     qualname: str
     # "raise" (a new exception), "reraise" (bare raise), "raise_variable" (raise e), or
     # "class_message": the message an exception class's __init__ passes to its base, which is
-    # what `raise ConcretizationTypeError(tracer, context)` really says.
+    # what `raise ConcretizationTypeError(tracer, context)` really says; "function_message": what a
+    # module function returns as a message (or a factory's exception's), for raises in other modules.
     kind: str
     exc_class: str | None
     exc_expr: str
@@ -82,6 +83,8 @@ class RaiseSiteVisitor(StatementVisitor):
         owner = self.scopes[-1]
         if node.name == "__init__" and isinstance(owner.node, ast.ClassDef) and owner.node.bases:
             self._record_class_message(owner.node, node)
+        elif isinstance(owner.node, ast.Module) and self.functions.defs.get(node.name) is node:
+            self._record_function_message(node)
 
     def _record_class_message(self, cls: ast.ClassDef, init: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Record `super().__init__(message)` (or `Base.__init__(self, message)`) of an exception class."""
@@ -98,6 +101,19 @@ class RaiseSiteVisitor(StatementVisitor):
                 return
         finally:
             self.scopes.pop()
+
+    def _record_function_message(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Record the message a module function words (a string, or a factory's exception), for raises in other modules."""
+        template, raised = self.functions.returned_message(function.name), function.name
+        made = self.functions.raised_by(function.name)
+        if made is not None and (exc_class := self.imports.resolve(made[0])) and _is_exception_name(exc_class):
+            _exc, message, inside = made
+            template, raised = (inside.template(message) if message is not None else None), exc_class
+        if template is None or not template.has_words:
+            return
+        returns, _body = self.functions.returns(function.name)
+        self.sites.append(self._site(returns[-1], "function_message", f"{self.imports.module}.{function.name}",
+                                     raised, template, None, None))
 
     visit_asyncfunctiondef = visit_functiondef
 
@@ -228,6 +244,10 @@ class RaiseSiteVisitor(StatementVisitor):
 
     def _resolver(self, anchor: ast.stmt) -> MessageResolver:
         return MessageResolver(self._body(), self.functions, before=anchor.lineno, anchor=anchor)
+
+
+def _is_exception_name(dotted: str) -> bool:
+    return dotted.rpartition(".")[2].endswith(("Error", "Exception", "Warning", "Exit", "Interrupt"))
 
 
 def _base_init_message(stmt: ast.stmt) -> ast.expr | None:

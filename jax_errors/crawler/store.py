@@ -19,6 +19,7 @@ from jax_errors.crawler.ids import base_ids, error_ids
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, RaiseSite
 from jax_errors.db.models import Blob, ConfirmedTrigger, Occurrence, Reproduction, Snapshot, SnapshotFile, StaticLink
 from jax_errors.db.models import RaiseSite as RaiseSiteRow
+from jax_errors.db.queries import WORDING_KINDS
 from jax_errors.exceptions import SourceParseError
 
 CHUNK = 500
@@ -182,7 +183,7 @@ def count(session: Session, row: Snapshot) -> SnapshotCounts:
     stats = session.execute(
         select(RaiseSiteRow.kind, RaiseSiteRow.template_parts, RaiseSiteRow.template_complete)
         .join(Occurrence, Occurrence.site_id == RaiseSiteRow.id)
-        .where(Occurrence.snapshot_id == row.id, RaiseSiteRow.kind != "class_message")
+        .where(Occurrence.snapshot_id == row.id, RaiseSiteRow.kind.not_in(WORDING_KINDS))
     ).all()
     files = session.scalar(select(func.count()).select_from(SnapshotFile).where(SnapshotFile.snapshot_id == row.id))
     failures = session.execute(

@@ -19,8 +19,11 @@ from jax_errors.db.models import (
     TriggerRun,
 )
 from jax_errors.exceptions import SnapshotNotFoundError
+
+# Kinds of rows that are no raise: the words a class or a function builds for raises elsewhere.
+WORDING_KINDS = ("class_message", "function_message")
 from jax_errors.snapshots import snapshot_label
-from jax_errors.template import Template
+from jax_errors.template import Template, Wording
 
 
 @dataclass(frozen=True)
@@ -73,7 +76,7 @@ def snapshot_stats(engine: Engine) -> list[SnapshotStats]:
         rows = session.execute(
             select(
                 Snapshot.tag, Snapshot.version, Snapshot.commit, Snapshot.file_count, Snapshot.parse_failures,
-                func.count(Occurrence.id).filter(RaiseSite.kind != "class_message"),
+                func.count(Occurrence.id).filter(RaiseSite.kind.not_in(WORDING_KINDS)),
                 func.count(Occurrence.id).filter(has_message),
                 func.count(Occurrence.id).filter(has_message & RaiseSite.template_complete),
             )
@@ -95,7 +98,7 @@ def site_at(session: Session, snapshot: Snapshot, path: str, line: int) -> Locat
         .join(RaiseSite, RaiseSite.id == Occurrence.site_id)
         .where(
             Occurrence.snapshot_id == snapshot.id, Occurrence.path == path,
-            RaiseSite.lineno <= line, RaiseSite.end_lineno >= line,
+            RaiseSite.lineno <= line, RaiseSite.end_lineno >= line, RaiseSite.kind.not_in(WORDING_KINDS),
         )
         .order_by(RaiseSite.lineno.desc())
     ).first()
@@ -201,17 +204,17 @@ def all_reproductions(session: Session) -> list[Reproduction]:
     ))
 
 
-def class_messages(session: Session) -> dict[int, dict[str, Template]]:
-    """Per snapshot id, the message template each exception class builds in its __init__, by class path."""
+def worded_messages(session: Session) -> dict[int, Wording]:
+    """Per snapshot id, the messages its exception classes' __init__ and its module functions build."""
     found: dict[int, dict[str, Template]] = {}
-    for snapshot_id, exc_class, parts in session.execute(
+    for snapshot_id, path, parts in session.execute(
         select(Occurrence.snapshot_id, RaiseSite.exc_class, RaiseSite.template_parts)
         .join(Occurrence, Occurrence.site_id == RaiseSite.id)
-        .where(RaiseSite.kind == "class_message", RaiseSite.exc_class.is_not(None))
+        .where(RaiseSite.kind.in_(WORDING_KINDS), RaiseSite.exc_class.is_not(None))
         .order_by(Occurrence.snapshot_id, Occurrence.path, RaiseSite.lineno)
     ):
-        found.setdefault(snapshot_id, {})[exc_class] = Template.from_json(parts)
-    return found
+        found.setdefault(snapshot_id, {})[path] = Template.from_json(parts)
+    return {snapshot_id: Wording(templates) for snapshot_id, templates in found.items()}
 
 
 def observed_messages(session: Session) -> dict[str, list[str]]:

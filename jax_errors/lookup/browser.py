@@ -21,6 +21,7 @@ from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.site_gen.catalogue import Catalogue
 from jax_errors.site_gen.links import card_path
 from jax_errors.site_gen.records import SCHEMA_VERSION
+from jax_errors.template import Wording
 
 LOOKUP_SCHEMA = "lookup.schema.json"
 LOOKUP_PATH = "api/lookup.json"
@@ -43,7 +44,7 @@ def catalogue_index(catalogue: Catalogue) -> LookupIndex:
     for card in catalogue.sorted_cards():
         snapshot = card.history.last or catalogue.newest  # where its newest raise site stands
         entries.append(make_entry(card.id, card.site, card.location.path, snapshot.label,
-                                  catalogue.class_messages.get(snapshot.id, {}), catalogue.observed.get(card.id, ())))
+                                  catalogue.wording.get(snapshot.id, Wording()), catalogue.observed.get(card.id, ())))
     return LookupIndex(entries, frozenset(catalogue.observed))
 
 

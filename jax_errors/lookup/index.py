@@ -9,7 +9,7 @@ a JAX test), and scores below 0.9.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -19,8 +19,8 @@ from sqlalchemy.orm import Session
 
 from jax_errors.db.history import ordered_snapshots
 from jax_errors.db.models import Occurrence, RaiseSite
-from jax_errors.db.queries import class_messages, observed_messages
-from jax_errors.template import MARKERS, OPENERS, Template, as_raised, template_regex
+from jax_errors.db.queries import observed_messages, worded_messages
+from jax_errors.template import MARKERS, OPENERS, Template, Wording, as_raised, template_regex
 
 # Messages an error was seen raising that fuzzy matching compares too, per error.
 EXAMPLES_PER_ERROR = 3
@@ -171,11 +171,11 @@ class LookupIndex:
             if error_id not in newest or position > newest[error_id][0]:
                 newest[error_id] = (position, site_id, path)
         sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
-        class_templates = class_messages(session)
+        wording = worded_messages(session)
         observed = observed_messages(session)
         entries = [
             make_entry(error_id, sites[site_id], path, snapshots[position].label,
-                       class_templates.get(snapshots[position].id, {}), observed.get(error_id, ()))
+                       wording.get(snapshots[position].id, Wording()), observed.get(error_id, ()))
             for error_id, (position, site_id, path) in sorted(newest.items())
         ]
         return cls(entries, frozenset(observed))
@@ -231,15 +231,14 @@ class LookupIndex:
 
 
 def make_entry(error_id: str, site: RaiseSite, path: str, snapshot_label: str,
-               class_templates: Mapping[str, Template], observed: Iterable[str]) -> Entry:
+               wording: Wording, observed: Iterable[str]) -> Entry:
     """An error as lookup sees it: its newest raise site, where that stands, and in which snapshot.
 
     Parameters:
-        class_templates: the snapshot's exception classes' own messages, by class path; they
-            word `raise ConcretizationTypeError(tracer)`, whose own template is incomplete.
+        wording: what the snapshot's exception classes and module functions word (`as_raised`).
         observed: the messages the error was seen raising.
     """
-    template = as_raised(Template.from_json(site.template_parts), site.exc_class, class_templates)
+    template = as_raised(Template.from_json(site.template_parts), site.exc_class, wording)
     return Entry(error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
                  _examples(observed, template))
 

@@ -20,7 +20,7 @@ from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.knowledge import Knowledge
 from jax_errors.site_gen.links import github_url
 from jax_errors.snapshots import is_commit, release_of, snapshot_label, version_key
-from jax_errors.template import Template, as_raised
+from jax_errors.template import Template, Wording, as_raised
 
 # How a card's reproduction stands when no case has been run for it.
 UNVERIFIED = "unverified"
@@ -191,7 +191,8 @@ class Card:
     related: tuple[Related, ...] = field(default=())
     tests: tuple[queries.TriggeringTest, ...] = ()  # JAX tests whose assert caught it at its site
     linked_asserts: int = 0  # mined asserts whose pattern alone points at it
-    worded_by_class: Template | None = None  # the message its exception class builds, where the raise's is incomplete
+    worded_by_class: Template | None = None  # the message as its class, a factory or helpers elsewhere word it
+    worded_by: str | None = None  # ... which
     example_message: str | None = None  # a message it was seen raising, shown where the template is incomplete
 
     @property
@@ -255,9 +256,9 @@ class Catalogue:
     cards: dict[str, Card]
     snapshots: tuple[SnapshotInfo, ...]
     diffs: tuple[Diff, ...] = ()  # of each consecutive pair of snapshots, newest first
-    # What lookup needs besides the cards: each snapshot's exception classes' own messages (by
-    # snapshot id, then class path), and the messages each error id was seen raising.
-    class_messages: Mapping[int, Mapping[str, Template]] = field(default_factory=dict)
+    # What lookup needs besides the cards: what each snapshot's classes and functions word (by
+    # snapshot id), and the messages each error id was seen raising.
+    wording: Mapping[int, Wording] = field(default_factory=dict)
     observed: Mapping[str, list[str]] = field(default_factory=dict)
 
     @property
@@ -292,7 +293,7 @@ def load_catalogue(
         runs = [Run.from_row(row) for row in queries.all_reproductions(session)]
         tests = queries.confirmed_triggers(session)
         linked = queries.static_link_counts(session)
-        class_messages = queries.class_messages(session)
+        wording = queries.worded_messages(session)
         observed = queries.observed_messages(session)
         for site in sites.values():
             session.expunge(site)
@@ -312,22 +313,23 @@ def load_catalogue(
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
             tests=tuple(tests.get(error_id, ())), linked_asserts=linked.get(error_id, 0),
-            **_wording(sites[spans[0][1].site_id], class_messages.get(spans[0][1].snapshot_id, {}),
+            **_wording(sites[spans[0][1].site_id], wording.get(spans[0][1].snapshot_id, Wording()),
                        observed.get(error_id, ())),
         )
     cards = {key: _with_reworded_titles(card, cards) for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded))
                   for d in reversed(history.diffs))
-    return Catalogue(cards, tuple(reversed(ordered)), diffs, class_messages, observed)
+    return Catalogue(cards, tuple(reversed(ordered)), diffs, wording, observed)
 
 
-def _wording(site: RaiseSite, class_messages: Mapping[str, Template], observed: Iterable[str]) -> dict[str, Any]:
+def _wording(site: RaiseSite, wording: Wording, observed: Iterable[str]) -> dict[str, Any]:
     """The card's message as users see it, and a real one to show where the source leaves gaps."""
     own = Template.from_json(site.template_parts)
-    template = as_raised(own, site.exc_class, class_messages)
+    template = as_raised(own, site.exc_class, wording)
     seen = sorted({m for m in observed if m.strip()}, key=lambda m: (len(m), m))
-    return {"worded_by_class": template if template is not own else None,
+    by = site.exc_class if not own.complete and wording.of(site.exc_class) else "helpers of other modules"
+    return {"worded_by_class": template if template is not own else None, "worded_by": by,
             "example_message": seen[0] if seen and not template.complete else None}
 
 
