@@ -93,7 +93,7 @@ def test_accuracy_on_real_messages_from_jax_issues(crawled_db, index):
 VMAP_MESSAGE = ("vmap got inconsistent sizes for array axes to be mapped:\n"
                 "  * one axis had size 3: axis 0 of argument x of type float32[3];\n"
                 "  * one axis had size 4: axis 0 of argument y of type float32[4]")
-DOT_MESSAGE = "dot_general requires contracting dimensions to have consistent sharding, got ('x',) and ('y',)."
+REMOVED_MESSAGE = "jax.experimental.maps was removed in JAX v0.4.31; use jax.sharding.Mesh instead"
 
 
 def test_a_message_built_in_a_list_matches_its_template(index):
@@ -104,7 +104,7 @@ def test_a_message_built_in_a_list_matches_its_template(index):
 
 
 def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_db_path, tmp_path):
-    """`_check_specs_match` raises the message its caller passes in: only a message a JAX test caught tells it apart."""
+    """A deprecated module attribute raises the message its registration words: only a message seen raising tells it apart."""
     import shutil
     from datetime import datetime, timezone
 
@@ -115,20 +115,19 @@ def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_
     path = tmp_path / "catalogue.db"
     shutil.copy(installed_db_path, path)
     engine = open_database(path)
-    query = Query("dot_general requires contracting dimensions to have consistent sharding, got ('x',) and (None,).",
-                  "ShardingTypeError")
+    query = Query("jax.experimental.maps was removed in JAX v0.4.31; use jax.sharding.Mesh.", "AttributeError")
     with Session(engine) as session:
         before = LookupIndex.from_session(session)
-        [opaque] = [e for e in before.entries if e.template.text == "{msg}" and e.path == "jax/_src/lax/lax.py"
-                    and e.exc_class.endswith("ShardingTypeError")]
+        [opaque] = [e for e in before.entries if e.template.text == "{message}" and e.path == "jax/_src/deprecations.py"
+                    and e.exc_class == "AttributeError"]
         assert opaque.error_id not in [m.entry.error_id for m in before.lookup(query)]
         run = TriggerRun(commit="0" * 40, path="tests/api_test.py", jax_version="0.10.2", status="ran", exit_code=0,
                          selected=1, passed=1, failed=0, skipped=0, seconds=1.0, ran_at=datetime.now(timezone.utc))
         session.add(run)
         for i in range(EXAMPLES_PER_ERROR + 2):  # the same message twice, and more than are kept
             run.triggers.append(ConfirmedTrigger(
-                node_id=f"tests/api_test.py::APITest::testDotSharding{i}", test_line=10, status="confirmed",
-                matched=True, exc_class="jax._src.core.ShardingTypeError", message=DOT_MESSAGE + "." * (i // 2),
+                node_id=f"tests/deprecation_test.py::DeprecationTest::testRemoved{i}", test_line=10,
+                status="confirmed", matched=True, exc_class="AttributeError", message=REMOVED_MESSAGE + "." * (i // 2),
                 error_id=opaque.error_id))
         session.commit()
         after = LookupIndex.from_session(session)

@@ -248,3 +248,33 @@ def test_helpers_and_factories_of_other_modules_word_the_message_where_it_is_sho
     # A name two modules define is ambiguous: the helper is left as it is.
     twice = Wording({"jax.a._mismatch_error": f.template, "jax.b._mismatch_error": f.template})
     assert as_raised(f.template, f.exc_class, twice) is f.template
+
+
+def test_a_message_passed_in_reads_as_each_caller_of_the_module_words_it():
+    site = raised('''
+        def _check_specs_match(lhs_spec, rhs_spec, msg):
+            for l, r in zip(lhs_spec, rhs_spec):
+                if l != r:
+                    raise ShardingTypeError(msg)
+
+        def rule(lhs, rhs):
+            msg = f"dot_general requires lhs batch dimensions to have the consistent sharding, got {lhs}."
+            _check_specs_match(lhs, rhs, msg)
+            _check_specs_match(rhs, lhs, msg=f"contracting dimensions need consistent sharding, got {rhs}.")
+            _check_specs_match(rhs, lhs, msg)  # the same words again: one variant
+    ''', "_check_specs_match")
+    assert "passed_in" in site.template.forms and site.template.complete
+    assert matches(site, "dot_general requires lhs batch dimensions to have the consistent sharding, got ('x',).")
+    assert matches(site, "contracting dimensions need consistent sharding, got (None,).")
+    assert [p.kind for p in site.template.parts].count("opt_begin") == 2
+
+
+def test_a_parameter_no_caller_words_stays_opaque():
+    site = raised('''
+        def fail(msg):
+            raise ValueError(msg)
+
+        def g(text):
+            fail(text)
+    ''', "fail")
+    assert site.template.text == "{msg}" and not site.template.complete

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cached_property
 
 from jax_errors.crawler.assignments import FunctionBody
 from jax_errors.crawler.template_builder import ALWAYS, REPEATED, SOMETIMES, Element, Resolver, build_template
@@ -26,6 +27,7 @@ class ModuleFunctions:
     """The module-level functions of one module, and what each returns."""
 
     def __init__(self, tree: ast.Module) -> None:
+        self.tree = tree
         self.defs = {node.name: node for node in tree.body if isinstance(node, _FUNCTIONS)}
         self._bodies: dict[str, FunctionBody] = {}
         self._returned: dict[str, Template | None] = {}
@@ -67,6 +69,40 @@ class ModuleFunctions:
         if not self._inlining:  # a template made inside a cycle depends on where the cycle was entered
             self._returned[name] = result
         return result
+
+    @cached_property
+    def _calls(self) -> dict[str, list[tuple[FunctionBody, ast.stmt, ast.Call]]]:
+        """Calls of the module's functions, by name, with the body and statement each stands in."""
+        found: dict[str, list[tuple[FunctionBody, ast.stmt, ast.Call]]] = {}
+        owners = [self.tree, *(n for n in ast.walk(self.tree) if isinstance(n, _FUNCTIONS))]
+        for owner in owners:
+            body = self.body(owner.name) if self.defs.get(getattr(owner, "name", "")) is owner else FunctionBody(owner)
+            for stmt in body.statements:
+                for call in _calls_in(stmt):
+                    if isinstance(call.func, ast.Name) and call.func.id in self.defs:
+                        found.setdefault(call.func.id, []).append((body, stmt, call))
+        for calls in found.values():
+            calls.sort(key=lambda found_call: (found_call[2].lineno, found_call[2].col_offset))
+        return found
+
+    def passed_in(self, name: str, parameter: str) -> list[Template]:
+        """What the module's calls of function `name` pass as `parameter`, each as its caller builds it (with words)."""
+        params = self.defs[name].args
+        positional = [a.arg for a in (*params.posonlyargs, *params.args)]
+        index = positional.index(parameter) if parameter in positional else None
+        variants: list[Template] = []
+        for body, stmt, call in self._calls.get(name, []):
+            keyword = next((k.value for k in call.keywords if k.arg == parameter), None)
+            args = call.args
+            value = keyword if keyword is not None else (
+                args[index] if index is not None and index < len(args)
+                and not any(isinstance(a, ast.Starred) for a in args[:index + 1]) else None)
+            if value is None:
+                continue
+            template = MessageResolver(body, self, before=stmt.lineno, anchor=stmt).template(value)
+            if template.has_words and template.parts not in [v.parts for v in variants]:
+                variants.append(template)
+        return variants
 
     def raised_by(self, name: str) -> tuple[ast.expr, ast.expr | None, MessageResolver] | None:
         """For a factory that returns an exception (`return E(msg)`): E, its message, and a resolver inside it."""
@@ -206,3 +242,18 @@ def _expression(value: ast.expr) -> str:
     text = ast.unparse(value)
     simple = isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant))
     return text if simple else f"({text})"
+
+
+_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+
+
+def _calls_in(stmt: ast.stmt) -> list[ast.Call]:
+    """The calls in a statement's own expressions (not in the statements of its blocks)."""
+    calls = []
+    for field, value in ast.iter_fields(stmt):
+        if field in _BLOCK_FIELDS:
+            continue
+        for node in value if isinstance(value, list) else [value]:
+            if isinstance(node, ast.AST):
+                calls.extend(n for n in ast.walk(node) if isinstance(n, ast.Call))
+    return calls

@@ -9,10 +9,10 @@ from jax_errors.crawler.assignments import FunctionBody
 from jax_errors.crawler.imports import ImportTable, module_name
 from jax_errors.crawler.messages import MessageResolver, ModuleFunctions, bind_arguments
 from jax_errors.crawler.statements import Scope, StatementVisitor, iter_statements, parse_source
-from jax_errors.template import EMPTY, Template
+from jax_errors.template import EMPTY, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "6"
+EXTRACTOR_VERSION = "7"
 EXCERPT_CONTEXT = 15
 
 
@@ -209,10 +209,23 @@ class RaiseSiteVisitor(StatementVisitor):
         if message is None:
             template = EMPTY
         else:
-            template = self._resolver(node).template(message)
+            template = self._passed_in(message, node) or self._resolver(node).template(message)
             if isinstance(message, ast.Starred) or len(call.args) > 1:  # type: ignore[union-attr]
                 template = template + Template((), frozenset({"multiple_args"}))
         return "raise", exc_class, ast.unparse(target), template
+
+    def _passed_in(self, message: ast.expr, node: ast.Raise) -> Template | None:
+        """`def f(msg): raise E(msg)`: the messages the module's calls of `f` pass in, each an alternative."""
+        function, body = self._function(), self._body()
+        if not isinstance(message, ast.Name) or message.id not in body.parameters or \
+                body.assignments(message.id, node.lineno) or self.functions.defs.get(getattr(function, "name", "")) \
+                is not function:
+            return None
+        variants = self.functions.passed_in(function.name, message.id)  # type: ignore[attr-defined]
+        if not variants:
+            return None
+        template = variants[0] if len(variants) == 1 else alternatives(variants)
+        return template.with_form("passed_in")
 
     def _factory(self, call: ast.Call | None) -> tuple[str | None, Template] | None:
         """`raise make_error(x)`, where a function of this module returns `SomeError(message)`: its class and message."""
