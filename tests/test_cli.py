@@ -1,5 +1,6 @@
 """The CLI: thin, one-line errors, progress on stderr, the summary on stdout."""
 
+import pytest
 from click.testing import CliRunner
 
 from jax_errors.cli import cli
@@ -60,3 +61,15 @@ def test_db_commands(db_path):
     assert run("db", "upgrade", "--db", db_path).stdout.startswith("database at revision ")
     current = run("db", "current", "--db", db_path).stdout.split()
     assert current[1].rstrip(",") == current[3]
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://u:s3cret@127.0.0.1:1/x",  # a driver that is not installed
+    "postgresql+psycopg://u:s3cret@127.0.0.1:1/x",  # nothing listens there
+    "bogus://u:s3cret@host/x",  # no such dialect
+    "post gres://u:s3cret@[::1/x",  # not a URL SQLAlchemy can parse
+])
+def test_a_database_password_is_never_printed(url):
+    result = CliRunner().invoke(cli, ["stats", "--db", url])
+    assert result.exit_code == 1 and "s3cret" not in result.output and "u:***@" in result.output
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1

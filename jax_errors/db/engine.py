@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -39,7 +40,7 @@ def make_engine(url: str) -> Engine:
     try:
         engine = create_engine(url)
     except (sqlalchemy.exc.ArgumentError, ImportError) as error:
-        raise DatabaseError(f"cannot open database {url}: {error}") from error
+        raise DatabaseError(f"cannot open database {_safe(url)}: {error_line(error)}") from error
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
@@ -176,7 +177,14 @@ def database_revisions(value: str | Path) -> tuple[str | None, str | None]:
 
 
 def _safe(url: str) -> str:
-    return sqlalchemy.engine.make_url(url).render_as_string(hide_password=True)
+    """The URL as it may be shown: its password masked, even when the URL does not parse."""
+    try:
+        return sqlalchemy.engine.make_url(url).render_as_string(hide_password=True)
+    except (sqlalchemy.exc.ArgumentError, ValueError):
+        return _PASSWORD.sub(r"\1***@", url)
+
+
+_PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*@")
 
 
 def error_line(error: Exception) -> str:
