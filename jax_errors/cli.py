@@ -283,7 +283,10 @@ def reproduce(names, cases_dir, jobs, timeout, db) -> None:
     from jax_errors.reproduce.case_runner import run_cases
     from jax_errors.reproduce.cases import load_cases
 
-    cases = load_cases(cases_dir, names or None)
+    skipped: list = []
+    cases = load_cases(cases_dir, names or None, skipped=skipped)
+    for problem in skipped:
+        click.echo(f"  skipped: {problem}", err=True)
     engine = open_database(db)
     with progress_bar(f"reproduce {len(cases)} cases") as progress:
         report = run_cases(engine, cases, jobs=jobs, timeout=timeout, progress=progress)
@@ -292,6 +295,8 @@ def reproduce(names, cases_dir, jobs, timeout, db) -> None:
         fixed = "" if row.fixed_ok else "  fixed() failed"
         click.echo(f"{row.status:<16} {row.case_name:<48} {where}{fixed}")
     click.echo(report.summary())
+    if skipped:
+        raise click.ClickException(f"{len(skipped)} case files could not be read; the others ran (see above)")
 
 
 @cli.command()

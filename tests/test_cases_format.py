@@ -104,3 +104,16 @@ def test_malformed_cases_are_case_errors(tmp_path, change, reason):
         load_case(path)
     assert info.value.path == str(path)
     assert str(info.value).startswith(f"bad case {path}: ")
+
+
+def test_a_bad_case_file_is_skipped_and_named_not_fatal_to_the_others(tmp_path):
+    write(tmp_path, "good", GOOD)
+    (tmp_path / "latin1.py").write_bytes(GOOD.replace('"""Reshape', '"""R\xe9shape').encode("latin-1"))
+    write(tmp_path, "broken", GOOD.replace("def fixed", "def fixed(x"))
+    skipped: list[CaseError] = []
+    cases = load_cases(tmp_path, skipped=skipped)
+    assert [case.name for case in cases] == ["good"]
+    assert sorted(Path(error.path).name for error in skipped) == ["broken.py", "latin1.py"]
+    assert any("is not UTF-8" in str(error) for error in skipped)
+    with pytest.raises(CaseError, match="broken.py: line 19: invalid syntax"):
+        load_cases(tmp_path)  # without `skipped`, the first bad file (by name) is the error

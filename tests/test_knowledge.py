@@ -1,5 +1,6 @@
 """Curated knowledge files parse, name real errors, and their examples reproduce those errors."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -48,3 +49,24 @@ def test_curated_knowledge_matches_the_catalogue_and_reproduces(installed_db_pat
     reproduced = {r.case_name: (r.status, r.error_id) for r in report.results}
     problems = check_knowledge(entries, known_ids=known, case_names={c.name for c in cases}, reproduced=reproduced)
     assert [str(p) for p in problems] == []
+
+
+@pytest.mark.parametrize(("text", "problem"), [
+    ("---\nerror_id: a\ntitle: A\nsolutions: just one text\n---\n", "'solutions' must be a list of texts"),
+    ("---\nerror_id: a\ntitle: A\ncase: [one, two]\n---\n", "'case' must be the name of one case"),
+    ("---\nerror_id: a\ntitle: A\nsituations:\n  - {nested: map}\n---\n", "'situations' must be a list of texts"),
+    ("---\nerror_id: a\ntitle: A\nx: &a [1, 2]\ny: [*a, *a]\n---\n", "aliases are not allowed"),
+])
+def test_wrongly_typed_or_aliased_front_matter_is_one_clear_error(tmp_path, text, problem):
+    path = tmp_path / "a.md"
+    path.write_text(text)
+    with pytest.raises(KnowledgeError, match=re.escape(problem)) as info:
+        parse_knowledge(path)
+    assert "\n" not in str(info.value)
+
+
+def test_a_knowledge_file_that_is_not_utf8_is_one_clear_error(tmp_path):
+    path = tmp_path / "a.md"
+    path.write_bytes(b"---\nerror_id: a\ntitle: caf\xe9\n---\n")
+    with pytest.raises(KnowledgeError, match="is not UTF-8"):
+        parse_knowledge(path)

@@ -39,18 +39,29 @@ class Case:
     fixed_source: str
 
 
-def load_cases(folder: str | Path, names: Iterable[str] | None = None) -> list[Case]:
+def load_cases(folder: str | Path, names: Iterable[str] | None = None, *,
+               skipped: list[CaseError] | None = None) -> list[Case]:
     """The cases of `folder` (every `*.py` not starting with `_`), by name; or only `names`, in order.
 
+    Parameters:
+        skipped: where given, malformed case files are added to it and left out instead of raising.
     Raises:
-        CaseError: a case file is malformed, or a named case does not exist.
+        CaseError: a case file is malformed (unless `skipped` is given), or a named case does not exist.
     """
     folder = Path(folder)
     if names is None:
         paths = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))
     else:
         paths = [folder / f"{name.removesuffix('.py')}.py" for name in names]
-    return [load_case(path) for path in paths]
+    cases = []
+    for path in paths:
+        try:
+            cases.append(load_case(path))
+        except CaseError as error:
+            if skipped is None or names is not None:
+                raise
+            skipped.append(error)
+    return cases
 
 
 def load_case(path: str | Path) -> Case:
@@ -64,6 +75,8 @@ def load_case(path: str | Path) -> Case:
         source = path.read_text(encoding="utf-8")
     except OSError as error:
         raise CaseError(str(path), f"cannot read it: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise CaseError(str(path), f"is not UTF-8 (byte {error.start})") from error
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as error:

@@ -45,16 +45,20 @@ def parse_knowledge(path: Path) -> Knowledge:
     """Read one knowledge file.
 
     Raises:
-        KnowledgeError: no front matter, bad YAML, or a missing `error_id`/`title`.
+        KnowledgeError: not UTF-8, no front matter, bad YAML (aliases included), a missing
+            `error_id`/`title`, or a field of the wrong type.
     """
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise KnowledgeError(path, f"is not UTF-8 (byte {error.start})") from error
     if not text.startswith(_FENCE + "\n"):
         raise KnowledgeError(path, "does not start with a --- front matter block")
     head, sep, body = text[len(_FENCE) + 1:].partition("\n" + _FENCE + "\n")
     if not sep:
         raise KnowledgeError(path, "front matter is not closed by ---")
     try:
-        meta = yaml.safe_load(head) or {}
+        meta = yaml.load(head, Loader=_NoAliasLoader) or {}
     except yaml.YAMLError as error:
         raise KnowledgeError(path, f"bad YAML: {str(error).splitlines()[0]}") from error
     if not isinstance(meta, dict):
@@ -62,15 +66,38 @@ def parse_knowledge(path: Path) -> Knowledge:
     for key in ("error_id", "title"):
         if not isinstance(meta.get(key), str) or not meta[key].strip():
             raise KnowledgeError(path, f"front matter needs a string {key!r}")
+    case = meta.get("case")
+    if case is not None and not (isinstance(case, str) and case.strip()):
+        raise KnowledgeError(path, "'case' must be the name of one case")
     return Knowledge(
         error_id=meta["error_id"].strip(),
         title=meta["title"].strip(),
         meaning=body.strip(),
-        solutions=tuple(str(s) for s in meta.get("solutions") or ()),
-        situations=tuple(str(s) for s in meta.get("situations") or ()),
-        case=meta.get("case"),
+        solutions=_strings(path, meta, "solutions"),
+        situations=_strings(path, meta, "situations"),
+        case=case,
         path=path,
     )
+
+
+def _strings(path: Path, meta: dict, key: str) -> tuple[str, ...]:
+    """A list of texts (YAML scalars), or none; a lone string would render one bullet per character."""
+    value = meta.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value):
+        raise KnowledgeError(path, f"{key!r} must be a list of texts")
+    return tuple(str(v) for v in value)
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """YAML without anchors and aliases: a few bytes of nested aliases expand to gigabytes."""
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "aliases are not allowed", event.start_mark)
+        return super().compose_node(parent, index)
 
 
 def load_knowledge(folder: Path = DEFAULT_KNOWLEDGE_DIR) -> dict[str, Knowledge]:
