@@ -14,7 +14,7 @@ from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.history import diff_snapshots
 from jax_errors.db.models import Blob, Occurrence, RaiseSite, Snapshot, StaticLink
 from jax_errors.db.queries import find_snapshot, site_at, snapshot_sites
-from jax_errors.exceptions import NotAGitRepositoryError, UnknownRevisionError
+from jax_errors.exceptions import NotAGitRepositoryError, SourceError, UnknownRevisionError
 from jax_errors.template import literal
 
 CORE_V1 = '''
@@ -247,3 +247,11 @@ def test_when_a_new_extractor_rewords_a_shared_site_every_snapshot_and_link_foll
     assert other in after["jax-v0.0.1"] and other in after["jax-v0.0.2"]
     with Session(fresh_db) as session:
         assert session.get(RaiseSite, site_id).template == "other {y} (read anew)"
+
+
+def test_a_repository_without_a_jax_package_is_one_clear_error(fresh_db, git_repo):
+    git_repo.commit({"README.md": "no package here", "setup.py": "x = 1\n"}, "no jax/")
+    with pytest.raises(SourceError, match="holds no jax/ package"):
+        crawl(fresh_db, git_repo, "HEAD")
+    with Session(fresh_db) as session:
+        assert session.scalar(select(func.count()).select_from(Snapshot)) == 0

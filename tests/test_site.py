@@ -209,3 +209,14 @@ def test_highlighter_escapes_and_marks_lines():
     assert '<span class="k">raise</span> <span class="nb">E</span>' not in html  # E is no builtin
     assert '<span class="k">raise</span>' in html
     assert html.count('class="line hl"') == 2 and '<span class="line hl" id="raise"><span class="ln">8</span>' in html
+
+
+def test_a_module_whose_file_name_is_no_identifier_still_builds(git_repo, tmp_path):
+    git_repo.commit({"jax/foo-bar.py": "def f(x):\n    raise ValueError(f'bad {x}')\n"}, "a file named foo-bar.py")
+    engine = open_database(tmp_path / "dash.db")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(engine, repository.snapshot("HEAD"))
+    report = build_site(engine, SiteConfig(out=tmp_path / "_site", knowledge_dir=tmp_path, cases_dir=tmp_path,
+                                           search=False))
+    [entry] = json.loads(read(report.out, "api/errors.json"))["errors"]
+    assert entry["module"] == "jax.foo-bar" and (report.out / entry["html"]).is_file()

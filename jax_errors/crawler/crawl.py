@@ -27,7 +27,7 @@ from jax_errors.crawler.store import (
     store_occurrences,
 )
 from jax_errors.db.models import Snapshot
-from jax_errors.exceptions import SourceParseError
+from jax_errors.exceptions import SourceError, SourceParseError
 from jax_errors.progress import Progress
 
 # Below this many new blobs a process pool costs more than it saves.
@@ -78,7 +78,12 @@ def crawl_snapshot(
 
     The whole snapshot is written in one transaction: an interrupted crawl leaves nothing behind.
     Files that do not parse are recorded with the reason, and the crawl goes on.
+
+    Raises:
+        SourceError: the snapshot holds no file of the jax package.
     """
+    if not snapshot.files:
+        raise SourceError(f"{snapshot.source} at {snapshot.label} holds no jax/ package: nothing to crawl")
     started = time.perf_counter()
     report = CrawlReport(snapshot.label, snapshot.commit)
     with Session(engine) as session, session.begin():
