@@ -255,3 +255,17 @@ def test_a_repository_without_a_jax_package_is_one_clear_error(fresh_db, git_rep
         crawl(fresh_db, git_repo, "HEAD")
     with Session(fresh_db) as session:
         assert session.scalar(select(func.count()).select_from(Snapshot)) == 0
+
+
+def test_a_lone_surrogate_in_a_message_is_stored_as_a_replacement_character(fresh_db, git_repo):
+    git_repo.commit({"jax/s.py": 'def f(x):\n    raise ValueError("lone \\ud800 surrogate {}".format(x))\n'}, "surrogate")
+    report = crawl(fresh_db, git_repo, "HEAD")
+    assert report.sites == 1
+    with Session(fresh_db) as session:
+        assert session.scalar(select(RaiseSite.template)) == "lone \ufffd surrogate {x}"
+
+
+def test_an_exception_message_with_a_lone_surrogate_can_be_stored():
+    from jax_errors.reproduce.exception_text import message_of
+
+    assert message_of(ValueError("bad \udc80 byte")) == "bad \ufffd byte"

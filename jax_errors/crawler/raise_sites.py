@@ -9,7 +9,8 @@ from jax_errors.crawler.assignments import FunctionBody
 from jax_errors.crawler.imports import ImportTable, module_name
 from jax_errors.crawler.messages import MessageResolver, ModuleFunctions, bind_arguments
 from jax_errors.crawler.statements import Scope, StatementVisitor, iter_statements, parse_source
-from jax_errors.template import EMPTY, Template, alternatives
+from jax_errors.db.text import storable
+from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
 EXTRACTOR_VERSION = "7"
@@ -177,10 +178,11 @@ class RaiseSiteVisitor(StatementVisitor):
             qualname=self.qualname,
             kind=kind,
             exc_class=exc_class,
-            exc_expr=exc_expr,
-            template=template,
-            guard=guard,
-            cause=cause,
+            exc_expr=storable(exc_expr),
+            # A literal may spell a lone surrogate ("\ud800"), which no database (nor an id's hash) takes.
+            template=Template(tuple(Part(p.kind, storable(p.text)) for p in template.parts), template.forms),
+            guard=Guard(guard.kind, storable(guard.condition)) if guard else None,
+            cause=storable(cause),
             excerpt_start=start,
             excerpt="\n".join(self.lines[start - 1:end]),
         )

@@ -20,6 +20,7 @@ from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, RaiseSite
 from jax_errors.db.models import Blob, ConfirmedTrigger, Occurrence, Reproduction, Snapshot, SnapshotFile, StaticLink
 from jax_errors.db.models import RaiseSite as RaiseSiteRow
 from jax_errors.db.queries import WORDING_KINDS
+from jax_errors.db.text import storable
 from jax_errors.exceptions import SourceParseError
 
 CHUNK = 500
@@ -88,7 +89,7 @@ def store_blob(session: Session, scan: BlobScan) -> bool:
     error = scan.error
     blob.size = scan.size
     blob.extractor_version = EXTRACTOR_VERSION
-    blob.parse_error = error.reason if error else None
+    blob.parse_error = storable(error.reason) if error else None
     blob.parse_error_line = error.lineno if error else None
     session.flush()
     rows = [_site_row(scan.sha, site, base) for site, base in zip(scan.sites, base_ids(scan.sites))]

@@ -5,6 +5,8 @@ Standard library only: the reproduction worker and the pytest plugin use it wher
 
 from __future__ import annotations
 
+from jax_errors.db.text import storable
+
 
 def class_name(cls: type) -> str:
     """`ValueError` for builtins, else the dotted path (`jax.errors.ConcretizationTypeError`)."""
@@ -14,8 +16,8 @@ def class_name(cls: type) -> str:
 
 
 def message_of(error: BaseException) -> str:
-    """`str(error)`, or a stand-in when the exception cannot print itself."""
+    """`str(error)` as a database can hold it, or a stand-in when the exception cannot print itself."""
     try:
-        return str(error)
+        return storable(str(error))
     except Exception:  # noqa: BLE001 - some __str__ methods fail on half-built objects
         return f"<unprintable {type(error).__name__}>"
