@@ -269,3 +269,17 @@ def test_an_exception_message_with_a_lone_surrogate_can_be_stored():
     from jax_errors.reproduce.exception_text import message_of
 
     assert message_of(ValueError("bad \udc80 byte")) == "bad \ufffd byte"
+
+
+def test_files_nested_past_the_stack_are_recorded_as_unreadable_and_the_crawl_goes_on(fresh_db, git_repo):
+    git_repo.commit({
+        "jax/nots.py": "x = " + "not " * 10000 + "y\n",
+        "jax/plus.py": "def f():\n    raise ValueError(" + " + ".join(['"a"'] * 6000) + ")\n",
+        "jax/fine.py": "def g():\n    raise TypeError('fine')\n",
+    }, "deep")
+    report = crawl(fresh_db, git_repo, "HEAD")
+    assert report.sites == 1
+    failures = {f.path: f.reason for f in report.parse_failures}
+    assert sorted(failures) == ["jax/nots.py", "jax/plus.py"]
+    assert failures["jax/plus.py"] == "too deeply nested to read"
+    assert "nested" in failures["jax/nots.py"]  # the parser's own words differ between Python versions

@@ -173,6 +173,8 @@ def scan_blob(path: str, sha: str, data: bytes) -> BlobScan:
         return BlobScan(sha, len(data), extract_raise_sites(data, path), None)
     except SourceParseError as error:
         return BlobScan(sha, len(data), [], error)
+    except RecursionError:  # an expression nested past Python's stack, such as thousands of chained `+`
+        return BlobScan(sha, len(data), [], SourceParseError(path, None, "too deeply nested to read"))
 
 
 def _scan_args(files: Sequence[SourceFile]):

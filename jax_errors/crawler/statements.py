@@ -21,6 +21,8 @@ def parse_source(source: bytes | str, path: str) -> tuple[str, ast.Module]:
     except (SyntaxError, ValueError) as error:
         reason = getattr(error, "msg", None) or str(error)
         raise SourceParseError(path, getattr(error, "lineno", None), reason) from error
+    except (RecursionError, MemoryError) as error:  # the parser's own stack: `not not not ...` 10,000 deep
+        raise SourceParseError(path, None, f"too deeply nested to parse ({type(error).__name__})") from error
 
 
 _STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
