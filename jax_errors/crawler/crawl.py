@@ -29,6 +29,7 @@ from jax_errors.crawler.store import (
 from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import SourceError, SourceParseError
 from jax_errors.progress import Progress
+from jax_errors.reproduce.sandbox import die_with_parent
 
 # Below this many new blobs a process pool costs more than it saves.
 POOL_THRESHOLD = int(os.environ.get("JAX_ERRORS_POOL_THRESHOLD", "64"))
@@ -186,7 +187,7 @@ def _scan_all(files: Sequence[SourceFile], *, jobs: int, progress: Progress | No
     if progress:
         progress(done, total, "")
     if jobs > 1 and len(files) >= POOL_THRESHOLD:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with ProcessPoolExecutor(max_workers=jobs, initializer=die_with_parent) as pool:
             args = list(_scan_args(files))
             scans = pool.map(scan_blob, *zip(*args), chunksize=8)
             yield from _tick(scans, files, progress, done, total)

@@ -1,30 +1,56 @@
 """Where jax-errors runs code it does not trust: a process in a group of its own, given a deadline, killed whole.
 
 Reproduction workers and JAX's test files run this way: a case that hangs, forks or crashes costs
-only its own process group.
+only its own process group. Every process jax-errors starts also dies with the one that started
+it (Linux's parent-death signal), so a `kill -9` of a command leaves no worker behind.
 """
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import signal
 import subprocess
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
+
+_PR_SET_PDEATHSIG = 1
 
 
 def spawn(command: Sequence[str], **popen: Any) -> subprocess.Popen:
     """Start `command` in a new session, so its threads and children can be killed with it."""
-    return subprocess.Popen(command, start_new_session=True, **popen)
+    return subprocess.Popen(command, start_new_session=True, preexec_fn=die_with_parent, **popen)
+
+
+def die_with_parent() -> None:
+    """Ask the kernel to kill this process when the thread that started it ends (Linux; elsewhere nothing).
+
+    Runs in a child before it execs (`preexec_fn`) or as a process pool's initializer.
+    """
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+@cache
+def _prctl():
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
 
 
 def kill_group(process: subprocess.Popen) -> int:
-    """Kill the process's whole group, unless it already ended; returns its exit status."""
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+    """Kill the process's whole group, even when the process itself already ended; returns its exit status.
+
+    A crashed worker's own children are still in its group, so the group is killed either way.
+    """
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
     return process.wait()
 
 
