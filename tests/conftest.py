@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 import textwrap
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from sqlalchemy import Engine
 
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.installed import installed_snapshot
-from jax_errors.db.engine import open_database
+from jax_errors.db.engine import copy_database, open_database
 
 JAX_CLONE_ENV = "JAX_ERRORS_JAX_CLONE"
 DEFAULT_JAX_CLONE = Path("/work/.mirror/jax-ml+jax/repo")
@@ -143,7 +142,7 @@ def site_db_path(installed_db_path: Path, tmp_path_factory: pytest.TempPathFacto
     from jax_errors.reproduce.cases import load_cases
 
     path = tmp_path_factory.mktemp("site-db") / "catalogue.db"
-    shutil.copy(installed_db_path, path)
+    copy_database(installed_db_path, path)
     run_cases(open_database(path), load_cases(REPO_ROOT / "cases", [SEED_CASE]), jobs=1)
     return path
 

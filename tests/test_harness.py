@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from jax_errors.cli import cli
 from jax_errors.crawler.installed import installed_jax_dir
-from jax_errors.db.engine import open_database
+from jax_errors.db.engine import copy_database, open_database
 from jax_errors.db.models import Reproduction
 from jax_errors.db.queries import (
     find_snapshot,
@@ -81,7 +81,7 @@ def cases_dir(tmp_path_factory) -> Path:
 def run_db(installed_db_path, tmp_path_factory) -> Path:
     """A copy of the session's crawl of the installed jax, for this module's runs to write to."""
     path = tmp_path_factory.mktemp("run") / "catalogue.db"
-    shutil.copy(installed_db_path, path)
+    copy_database(installed_db_path, path)
     return path
 
 
@@ -222,7 +222,7 @@ def test_report_counts_and_rows_in_the_database(report, run_db, rows):
 def test_rerun_replaces_the_row_and_startup_is_not_timed(tmp_path, installed_db_path):
     """A 0.5 s timeout is shorter than importing jax: it must count from the request, not the start."""
     db = tmp_path / "catalogue.db"
-    shutil.copy(installed_db_path, db)
+    copy_database(installed_db_path, db)
     write_case(tmp_path, "quick", RESHAPE)
     args = ["reproduce", "--case", "quick", "--cases-dir", str(tmp_path), "--timeout", "0.5", "--db", str(db)]
     first = CliRunner().invoke(cli, args)
@@ -242,7 +242,7 @@ def test_rerun_replaces_the_row_and_startup_is_not_timed(tmp_path, installed_db_
 
 def test_a_case_cannot_change_jax_config_for_the_next(tmp_path, installed_db_path):
     db = tmp_path / "catalogue.db"
-    shutil.copy(installed_db_path, db)
+    copy_database(installed_db_path, db)
     write_case(tmp_path, "a_sets_x64", 'jax.config.update("jax_enable_x64", True)\n' + RESHAPE)
     write_case(tmp_path, "b_checks_x64", "assert not jax.config.jax_enable_x64\nreturn jnp.ones(2)")
     report = run_cases(open_database(db), load_cases(tmp_path), jobs=1, timeout=TIMEOUT)

@@ -7,6 +7,7 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from jax_errors.db.engine import copy_database
 from jax_errors.db.models import Occurrence
 from jax_errors.reproduce.case_runner import run_cases
 from jax_errors.reproduce.cases import load_cases
@@ -33,12 +34,11 @@ def test_check_flags_unknown_ids_and_cases_that_do_not_reproduce(tmp_path):
 
 @pytest.mark.slow  # reproduces the 110 cases the knowledge files name
 def test_curated_knowledge_matches_the_catalogue_and_reproduces(installed_db_path, tmp_path):
-    import shutil
 
     from jax_errors.db.engine import open_database
 
     db = tmp_path / "knowledge.db"
-    shutil.copy(installed_db_path, db)
+    copy_database(installed_db_path, db)
     engine = open_database(db)
     entries = load_knowledge(ROOT / "knowledge")
     cases = load_cases(ROOT / "cases")

@@ -7,6 +7,7 @@ from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from jax_errors.cli import cli
+from jax_errors.db.engine import copy_database
 from jax_errors.lookup.index import LookupIndex, Query, parse_query
 
 SEED_ID = "252d5ba9437acc7a"
@@ -105,7 +106,6 @@ def test_a_message_built_in_a_list_matches_its_template(index):
 
 def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_db_path, tmp_path):
     """A deprecated module attribute raises the message its registration words: only a message seen raising tells it apart."""
-    import shutil
     from datetime import datetime, timezone
 
     from jax_errors.db.engine import open_database
@@ -113,7 +113,7 @@ def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_
     from jax_errors.lookup.index import EXAMPLES_PER_ERROR, RAISED_BONUS, Query, skeleton_key
 
     path = tmp_path / "catalogue.db"
-    shutil.copy(installed_db_path, path)
+    copy_database(installed_db_path, path)
     engine = open_database(path)
     query = Query("jax.experimental.maps was removed in JAX v0.4.31; use jax.sharding.Mesh.", "AttributeError")
     with Session(engine) as session:
@@ -142,7 +142,6 @@ def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_
 def test_the_sites_index_made_from_cards_equals_the_one_read_from_the_database(site_db_path, git_repo, two_errors,
                                                                               tmp_path):
     """A build reads the database once: its lookup index comes from the loaded catalogue, and must be the CLI's."""
-    import shutil
 
     import jax
 
@@ -153,7 +152,7 @@ def test_the_sites_index_made_from_cards_equals_the_one_read_from_the_database(s
     from jax_errors.site_gen.catalogue import load_catalogue
 
     path = tmp_path / "catalogue.db"
-    shutil.copy(site_db_path, path)
+    copy_database(site_db_path, path)
     engine = open_database(path)
     git_repo.commit(two_errors, "an older jax whose errors are gone since", tag="jax-v0.0.1")
     with JaxRepository(git_repo.path) as repo:

@@ -48,4 +48,11 @@ def test_crawl_and_query_on_postgres(postgres_url, git_repo):
         diff = diff_snapshots(session, old, new)
         assert (diff.added, diff.removed, diff.reworded) == ([], [], [])
     assert [s.sites for s in snapshot_stats(engine)] == [1, 1]
+    # Both read the catalogue in one repeatable-read transaction there.
+    from jax_errors.lookup.index import open_index
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    [best, *_] = open_index(engine).lookup("ValueError: bad 3")
+    assert (best.entry.error_id, best.how) == (first.error_id, "template")
+    assert list(load_catalogue(engine).cards) == [first.error_id]
     engine.dispose()

@@ -220,3 +220,28 @@ def test_a_module_whose_file_name_is_no_identifier_still_builds(git_repo, tmp_pa
                                            search=False))
     [entry] = json.loads(read(report.out, "api/errors.json"))["errors"]
     assert entry["module"] == "jax.foo-bar" and (report.out / entry["html"]).is_file()
+
+
+def test_a_build_reads_one_state_of_the_catalogue_while_a_crawl_commits(git_repo, two_errors, tmp_path, monkeypatch):
+    """The crawl lands in the middle of the build's reads; the build shows the catalogue as it was."""
+    from jax_errors.db import queries
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    first = git_repo.commit(two_errors, "first", tag="jax-v0.0.1")
+    second = git_repo.commit({"jax/third.py": "def h():\n    raise KeyError('a third error')\n"}, "second")
+    path = tmp_path / "shared.db"
+    engine = open_database(path)
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(engine, repository.snapshot(first))
+    read_occurrences = queries.catalogue_occurrences
+
+    def crawl_meanwhile(session):
+        with JaxRepository(git_repo.path) as repository:  # another engine: as another process would
+            crawl_snapshot(open_database(path), repository.snapshot(second))
+        return read_occurrences(session)
+
+    monkeypatch.setattr(queries, "catalogue_occurrences", crawl_meanwhile)
+    catalogue = load_catalogue(engine)
+    assert [s.label for s in catalogue.snapshots] == ["jax-v0.0.1"] and len(catalogue.cards) == 2
+    monkeypatch.undo()
+    assert [s.label for s in load_catalogue(engine).snapshots] == [second[:10], "jax-v0.0.1"]

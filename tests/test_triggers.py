@@ -1,7 +1,6 @@
 """Triggers mined from JAX's tests: mining, static links, and real runs of synthetic JAX test files."""
 
 import json
-import shutil
 from dataclasses import asdict
 
 import jax
@@ -17,7 +16,7 @@ from jax_errors.crawler.asserts import extract_asserts
 from jax_errors.crawler.installed import installed_snapshot
 from jax_errors.crawler.mine_tests import folder_tests, git_tests, mine_tests
 from jax_errors.crawler.repository import JaxRepository
-from jax_errors.db.engine import open_database
+from jax_errors.db.engine import copy_database, open_database
 from jax_errors.db.models import ConfirmedTrigger, RaisesAssert, RaiseSite, StaticLink, TriggerRun
 from jax_errors.db.queries import (
     find_snapshot,
@@ -342,7 +341,7 @@ def suite(tmp_path_factory, installed_db_path):
     (root / "tests" / "hangs_test.py").write_text(HANGS_TEST)
     (root / "tests" / "aborts_test.py").write_text(ABORTS_TEST)
     db = tmp_path_factory.mktemp("triggers") / "catalogue.db"
-    shutil.copy(installed_db_path, db)
+    copy_database(installed_db_path, db)
     engine = open_database(db)
     commit = installed_snapshot().commit
     mine_tests(engine, folder_tests(root / "tests", commit=commit))

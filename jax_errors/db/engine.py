@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,10 +15,13 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.orm import Session
 
 from jax_errors.exceptions import DatabaseError
 
 DEFAULT_DB = "jax_errors.db"
+# How long a statement waits for another process's write to end before it fails.
+BUSY_TIMEOUT_MS = int(os.environ.get("JAX_ERRORS_BUSY_TIMEOUT_MS", "60000"))
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 
 
@@ -49,7 +53,30 @@ def make_engine(url: str) -> Engine:
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
+    # Write-ahead logging: readers see one state and never block the one writer (a build during a crawl).
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()
+
+
+def copy_database(source: str | Path, target: str | Path) -> None:
+    """Copy a SQLite catalogue file whole, what its write-ahead log holds included (a file copy would miss it)."""
+    import sqlite3
+
+    with sqlite3.connect(source) as original, sqlite3.connect(target) as copy:
+        original.backup(copy)
+
+
+def consistent_reads(session: Session) -> None:
+    """Make every read of `session`, until it ends, see the database as it was at its first read.
+
+    Call it before the session reads anything. A build or a lookup reads the catalogue in many
+    queries; a crawl committing between two of them would otherwise give it half a snapshot.
+    """
+    if session.get_bind().dialect.name == "sqlite":
+        session.connection().exec_driver_sql("BEGIN")  # pysqlite would not begin one for reads
+    else:
+        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
 
 
 def head_revision() -> str | None:

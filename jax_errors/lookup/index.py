@@ -17,6 +17,7 @@ from rapidfuzz import fuzz, process
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import ordered_snapshots
 from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.db.queries import observed_messages, worded_messages
@@ -244,8 +245,9 @@ def make_entry(error_id: str, site: RaiseSite, path: str, snapshot_label: str,
 
 
 def open_index(engine: Engine) -> LookupIndex:
-    """The lookup index of the catalogue in `engine`."""
+    """The lookup index of the catalogue in `engine`, read as one state of it."""
     with Session(engine) as session:
+        consistent_reads(session)
         return LookupIndex.from_session(session)
 
 

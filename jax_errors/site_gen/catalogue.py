@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from jax_errors.crawler.imports import module_name
 from jax_errors.db import queries
+from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import ErrorHistory, catalogue_history
 from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
 from jax_errors.reproduce.cases import Case
@@ -285,6 +286,7 @@ def load_catalogue(
 ) -> Catalogue:
     """Read every error id of every snapshot into cards, joined with curated knowledge and cases."""
     with Session(engine) as session:
+        consistent_reads(session)
         history = catalogue_history(session)
         ordered = [SnapshotInfo.from_row(row, rank) for rank, row in enumerate(history.snapshots)]
         snapshots = {snap.id: snap for snap in ordered}
