@@ -249,6 +249,17 @@ def test_a_case_cannot_change_jax_config_for_the_next(tmp_path, installed_db_pat
     assert [row.status for row in report.results] == ["reproduced", "no-error"]
 
 
+def test_a_case_that_monkeypatches_jax_does_not_reach_the_next(tmp_path, installed_db_path):
+    """The first case rebinds jnp.reshape; its worker is retired, and the next case gets a fresh one."""
+    db = tmp_path / "catalogue.db"
+    copy_database(installed_db_path, db)
+    write_case(tmp_path, "a_patches", "jnp.reshape = lambda *a, **k: 0\n" + RESHAPE)
+    write_case(tmp_path, "b_reshapes", "return jnp.reshape(jnp.arange(6), 4)")
+    report = run_cases(open_database(db), load_cases(tmp_path), jobs=1, timeout=TIMEOUT)
+    assert [(row.case_name, row.status) for row in report.results] == [
+        ("a_patches", "reproduced"), ("b_reshapes", "reproduced")]
+
+
 def test_reproduce_crawls_the_installed_jax_when_missing(tmp_path):
     write_case(tmp_path, "quick", RESHAPE)
     engine = open_database(tmp_path / "empty.db")

@@ -27,6 +27,7 @@ class Observation:
     fixed_error: str | None = None
     detail: str | None = None
     loaded: bool = True  # False when the case file itself raised, before trigger() was called
+    tainted: bool = False  # the case left jax changed (a monkeypatch): its worker must not run another
 
     @classmethod
     def from_trigger(cls, message: dict[str, Any]) -> Observation:
@@ -45,7 +46,7 @@ class Observation:
     def with_fixed(self, message: dict[str, Any]) -> Observation:
         """This observation completed by a worker's `fixed` reply."""
         return replace(self, fixed_ok=message["ok"], fixed_error=message.get("error"),
-                       seconds=self.seconds + message["seconds"])
+                       seconds=self.seconds + message["seconds"], tainted=bool(message.get("tainted")))
 
     def with_fixed_failure(self, error: str, seconds: float) -> Observation:
         """This observation when `fixed()` never reported back (it hung or crashed the worker)."""

@@ -179,7 +179,7 @@ class WorkerPool:
     def _run_one(self, case: Case) -> Observation:
         worker = self._worker()
         observation = run_on(worker, case, self.timeout)
-        if not worker.alive:
+        if not worker.alive or observation.tainted:
             self._retire(worker)
         return observation
 

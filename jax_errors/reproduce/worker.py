@@ -38,10 +38,11 @@ def main() -> None:
         os.environ.setdefault(name, value)
     import jax  # after the environment: jax reads it at import
 
+    watched = jax_attributes()
     _send(replies, {"ready": True, "jax_version": jax.__version__, "pid": os.getpid()})
     for line in requests:
         if line.strip():
-            run_request(json.loads(line), lambda message: _send(replies, message))
+            run_request(json.loads(line), lambda message: _send(replies, message), watched=watched)
 
 
 def _take_protocol_pipes() -> tuple[IO[str], IO[str]]:
@@ -60,18 +61,50 @@ def _send(stream: IO[str], message: dict[str, Any]) -> None:
     stream.flush()
 
 
-def run_request(request: dict[str, Any], send) -> None:
-    """Run one case: exec its file into a fresh module, call `trigger()`, then `fixed()`."""
+def run_request(request: dict[str, Any], send, *, watched: dict[tuple[str, str], int] | None = None) -> None:
+    """Run one case: exec its file into a fresh module, call `trigger()`, then `fixed()`.
+
+    The `fixed` reply says whether the case left jax changed (`tainted`): a module attribute of
+    `watched` rebound, say by a monkeypatch. The pool then retires this worker, so the change
+    cannot reach the next case.
+    """
     module = types.ModuleType(f"jax_errors_case_{request['name']}")
     module.__file__ = request["path"]
     # Registered while it runs: dataclasses, pickle and typing look classes' modules up there.
     sys.modules[module.__name__] = module
     saved = _config_values()
+    held: list[dict[str, Any]] = []
     try:
-        _run_module(module, request, send)
+        _run_module(module, request, lambda message: held.append(message) if message["phase"] == "fixed"
+                    else send(message))
     finally:
         del sys.modules[module.__name__]
         _restore_config(saved)
+        tainted = watched is not None and jax_attributes(only=watched) != watched
+        for message in held:
+            send({**message, "tainted": tainted})
+
+
+def jax_attributes(only: dict[tuple[str, str], int] | None = None) -> dict[tuple[str, str], int]:
+    """What each public function or class of the imported jax modules (and numpy) is bound to, by object id.
+
+    Private names and plain values are left out: jax sets its own caches and flags on first use
+    (`xla_bridge._default_backend`); a case that rebinds `jnp.sum` is what must not leak. With
+    `only`, just those (module, name) pairs, as they are now (a missing one maps to -1).
+    """
+    if only is not None:
+        return {(module, name): id(getattr(sys.modules.get(module), name, _MISSING)) if module in sys.modules
+                else -1 for module, name in only}
+    found = {}
+    for module_name, module in list(sys.modules.items()):
+        if module is not None and (module_name == "numpy" or module_name == "jax" or module_name.startswith("jax.")):
+            for name, value in list(vars(module).items()):
+                if not name.startswith("_") and callable(value):
+                    found[(module_name, name)] = id(value)
+    return found
+
+
+_MISSING = object()
 
 
 def _run_module(module: types.ModuleType, request: dict[str, Any], send) -> None:
