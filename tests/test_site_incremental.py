@@ -99,3 +99,42 @@ def test_the_search_index_is_kept_when_no_page_changed(catalogue, tmp_path):
     assert again.indexed == first.indexed and entry.stat().st_mtime_ns == made
     reword()
     assert build(engine, tmp_path / "site", search=True).indexed == 3
+
+
+def test_a_build_cut_short_while_emptying_its_folder_does_not_stop_the_next(catalogue, tmp_path, monkeypatch):
+    engine, _ = catalogue
+    build(engine, tmp_path / "site")
+    real_rmtree = output.shutil.rmtree
+
+    def killed(path, *args, **kwargs):
+        real_rmtree(path, *args, **kwargs)
+        raise KeyboardInterrupt  # killed after the first folder went
+
+    monkeypatch.setattr(output.shutil, "rmtree", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build(engine, tmp_path / "site", incremental=False)
+    monkeypatch.undo()
+    assert (tmp_path / "site" / MARKER).read_text() == BUILDING
+    report = build(engine, tmp_path / "site")
+    assert report.cards == 2 and site_files(tmp_path / "site") == site_files(build(engine, tmp_path / "full").out)
+
+
+def test_a_search_index_pagefind_left_unfinished_is_made_again(catalogue, tmp_path, monkeypatch):
+    from jax_errors.exceptions import SearchIndexError
+    from jax_errors.site_gen import build as build_module
+
+    engine, _ = catalogue
+
+    def disk_full(site):
+        entry = site / "pagefind" / "pagefind-entry.json"
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        entry.write_text("")  # what a full disk leaves
+        raise SearchIndexError("pagefind failed (1): No space left on device")
+
+    monkeypatch.setattr(build_module, "index_site", disk_full)
+    with pytest.raises(SearchIndexError):
+        build(engine, tmp_path / "site", search=True)
+    assert not (tmp_path / "site" / "pagefind").exists()
+    monkeypatch.undo()
+    report = build(engine, tmp_path / "site", search=True)
+    assert report.indexed == 2 and report.rewritten == 0  # the pages stood; only the index was made

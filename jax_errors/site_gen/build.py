@@ -276,13 +276,24 @@ def _copy_static(out: SiteOutput) -> None:
 
 
 def _search_index(out: SiteOutput) -> int:
-    """Index the site with Pagefind, unless no page changed since the last index was made."""
+    """Index the site with Pagefind, unless no page changed since the last index was made.
+
+    An index that Pagefind left unfinished (it failed, or the disk filled) is removed, and made
+    again by the next build.
+    """
     bundle = out.out / BUNDLE_DIR
-    if not out.changed and (bundle / "pagefind-entry.json").is_file():
-        return indexed_pages(out.out)
+    if not out.changed:
+        try:
+            return indexed_pages(out.out)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # no index, or one cut short: make it again
     if bundle.exists():
         shutil.rmtree(bundle)
-    return index_site(out.out)
+    try:
+        return index_site(out.out)
+    except BaseException:
+        shutil.rmtree(bundle, ignore_errors=True)
+        raise
 
 
 def _ticker(progress: Progress | None, total: int):

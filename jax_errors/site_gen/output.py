@@ -76,17 +76,16 @@ class SiteOutput:
             if any(out.iterdir()) and not (out / MARKER).exists():
                 raise SiteError(f"{out} is not empty and holds no earlier build: refusing to replace it")
         manifest = _read_manifest(out / MARKER)
-        if incremental and manifest.get("generator") == generator:
-            output = cls(out, generator, dict(manifest.get("files", {})), dict(manifest.get("inputs", {})))
-        else:
-            if out.exists():
-                for child in out.iterdir():
-                    shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
-            out.mkdir(parents=True, exist_ok=True)
-            output = cls(out, generator)
-        # Until `finish`, the folder holds no manifest: a build cut short leaves the next one a full build.
+        out.mkdir(parents=True, exist_ok=True)
+        # Until `finish`, the folder holds no manifest, only the marker: a build cut short (even
+        # while it empties the folder) leaves the next one a full build, never a refusal.
         (out / MARKER).write_text(BUILDING, encoding="utf-8")
-        return output
+        if incremental and manifest.get("generator") == generator:
+            return cls(out, generator, dict(manifest.get("files", {})), dict(manifest.get("inputs", {})))
+        for child in out.iterdir():
+            if child.name != MARKER:
+                shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+        return cls(out, generator)
 
     @property
     def changed(self) -> bool:
