@@ -138,3 +138,12 @@ class RecordError(SiteError):
 
 class SearchIndexError(SiteError):
     """Pagefind is missing or failed to index the site."""
+
+
+class QueryTooLongError(JaxErrorsError, ValueError):
+    """A message to look up is longer than lookup reads."""
+
+    def __init__(self, length: int, limit: int) -> None:
+        self.length = length
+        self.limit = limit
+        super().__init__(f"the message is {length:,} characters long; lookup reads at most {limit:,}")

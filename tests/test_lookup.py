@@ -165,3 +165,9 @@ def test_the_sites_index_made_from_cards_equals_the_one_read_from_the_database(s
     assert SEED_ID in index.raised and any(entry.examples for entry in index.entries)
     worded_by_class = [e for e in index.entries if e.exc_class == "jax._src.errors.TracerBoolConversionError"]
     assert worded_by_class and all("Attempted boolean conversion" in e.template.text for e in worded_by_class)
+
+
+def test_a_message_too_long_to_be_one_is_one_clear_error(installed_db_path):
+    result = CliRunner().invoke(cli, ["lookup", "--db", str(installed_db_path)], input="x" * 1_000_000)
+    assert result.exit_code == 1
+    assert result.output == "Error: the message is 1,000,000 characters long; lookup reads at most 100,000\n"

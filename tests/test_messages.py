@@ -278,3 +278,21 @@ def test_a_parameter_no_caller_words_stays_opaque():
             fail(text)
     ''', "fail")
     assert site.template.text == "{msg}" and not site.template.complete
+
+
+def test_a_message_doubled_many_times_stays_bounded():
+    """`m += m` forty times: resolving is linear in the statements, and the template has a size cap."""
+    from jax_errors.crawler.messages import MAX_TEMPLATE_CHARS, MAX_TEMPLATE_PARTS
+
+    site = raised("def f():\n    m = 'ab'\n" + "    m += m\n" * 40 + "    raise ValueError(m)\n")
+    assert len(site.template.parts) <= MAX_TEMPLATE_PARTS
+    assert sum(len(p.text) for p in site.template.parts) <= MAX_TEMPLATE_CHARS
+
+
+def test_a_line_of_thousands_of_raises_keeps_each_excerpt_small():
+    from jax_errors.crawler.raise_sites import EXCERPT_LINE_CHARS
+
+    line = "; ".join(f"raise ValueError('e{i}')" for i in range(2000))
+    sites = extract_raise_sites(f"def f(x):\n    if x: {line}\n", "jax/_src/m.py")
+    assert len(sites) == 2000
+    assert max(len(site.excerpt) for site in sites) <= 2 * (EXCERPT_LINE_CHARS + 2)

@@ -22,6 +22,9 @@ class FunctionBody:
 
     def __init__(self, node: ast.AST) -> None:
         self.node = node
+        # What resolvers found in this body, by question: `m += m` twenty times would otherwise
+        # resolve `m` 2**20 times.
+        self.memo: dict[tuple, object] = {}
 
     @cached_property
     def statements(self) -> list[ast.stmt]:

@@ -18,6 +18,9 @@ from jax_errors.crawler.template_builder import ALWAYS, REPEATED, SOMETIMES, Ele
 from jax_errors.template import EMPTY, Part, Template, alternatives, literal, optional, repeated
 
 MAX_RESOLVE_DEPTH = 8
+# A template past this many characters or parts is not a message but a blow-up: it stays opaque.
+MAX_TEMPLATE_CHARS = 20_000
+MAX_TEMPLATE_PARTS = 500
 # Helpers calling helpers: how many may be inlined into one another.
 MAX_HELPER_DEPTH = 3
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -141,6 +144,12 @@ class MessageResolver(Resolver):
         return REPEATED if self.body.repeats(stmt, self.anchor) else SOMETIMES
 
     def resolve_name(self, node: ast.Name) -> Template | None:
+        key = ("name", node.id, self.before, id(self.anchor), self.depth)
+        if key not in self.body.memo:
+            self.body.memo[key] = self._resolve_name(node)
+        return self.body.memo[key]  # type: ignore[return-value]
+
+    def _resolve_name(self, node: ast.Name) -> Template | None:
         if self.depth >= MAX_RESOLVE_DEPTH:
             return None
         chain = self.body.assignments(node.id, self.before)
@@ -158,9 +167,17 @@ class MessageResolver(Resolver):
             # `msg += ...` under a branch the raise is not in adds words only sometimes; in a loop, any number of times.
             how = self._how(stmt)
             result = result + (piece if how == ALWAYS else optional(piece) if how == SOMETIMES else repeated(piece))
+            if too_large(result):
+                return None
         return result
 
     def resolve_list(self, node: ast.Name) -> list[Element] | None:
+        key = ("list", node.id, self.before, id(self.anchor), self.depth)
+        if key not in self.body.memo:
+            self.body.memo[key] = self._resolve_list(node)
+        return self.body.memo[key]  # type: ignore[return-value]
+
+    def _resolve_list(self, node: ast.Name) -> list[Element] | None:
         if self.depth >= MAX_RESOLVE_DEPTH:
             return None
         chain = self.body.assignments(node.id, self.before)
@@ -185,6 +202,10 @@ class MessageResolver(Resolver):
         if returned is None:
             return None
         return bind_arguments(returned, self.module.defs[node.func.id].args, node)
+
+
+def too_large(template: Template) -> bool:
+    return len(template.parts) > MAX_TEMPLATE_PARTS or sum(len(p.text) for p in template.parts) > MAX_TEMPLATE_CHARS
 
 
 def _added(stmt: ast.stmt) -> list[ast.expr]:

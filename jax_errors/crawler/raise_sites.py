@@ -13,8 +13,9 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "7"
+EXTRACTOR_VERSION = "8"
 EXCERPT_CONTEXT = 15
+EXCERPT_LINE_CHARS = 400
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ class RaiseSiteVisitor(StatementVisitor):
             guard=Guard(guard.kind, storable(guard.condition)) if guard else None,
             cause=storable(cause),
             excerpt_start=start,
-            excerpt="\n".join(self.lines[start - 1:end]),
+            excerpt="\n".join(_clipped(line) for line in self.lines[start - 1:end]),
         )
 
     def _describe(self, node: ast.Raise) -> tuple[str, str | None, str, Template]:
@@ -259,6 +260,11 @@ class RaiseSiteVisitor(StatementVisitor):
 
     def _resolver(self, anchor: ast.stmt) -> MessageResolver:
         return MessageResolver(self._body(), self.functions, before=anchor.lineno, anchor=anchor)
+
+
+def _clipped(line: str) -> str:
+    """An excerpt's line, cut at EXCERPT_LINE_CHARS (eighty kilobytes of raises on one line, stored per raise)."""
+    return line if len(line) <= EXCERPT_LINE_CHARS else line[:EXCERPT_LINE_CHARS] + " …"
 
 
 def _is_exception_name(dotted: str) -> bool:

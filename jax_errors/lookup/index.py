@@ -21,8 +21,11 @@ from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import ordered_snapshots
 from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.db.queries import observed_messages, worded_messages
+from jax_errors.exceptions import QueryTooLongError
 from jax_errors.template import MARKERS, OPENERS, Template, Wording, as_raised, template_regex
 
+# A pasted traceback of a few hundred frames fits; a megabyte of text is no message (and costs seconds).
+MAX_QUERY_CHARS = 100_000
 # Messages an error was seen raising that fuzzy matching compares too, per error.
 EXAMPLES_PER_ERROR = 3
 # A template match scores TEMPLATE_BASE plus COVERAGE_WEIGHT times the share of the message it spells out.
@@ -109,7 +112,13 @@ class Query:
 
 
 def parse_query(text: str) -> Query:
-    """Read a bare message, `ValueError: message`, or a traceback ending in one."""
+    """Read a bare message, `ValueError: message`, or a traceback ending in one.
+
+    Raises:
+        QueryTooLongError: the text is longer than MAX_QUERY_CHARS.
+    """
+    if len(text) > MAX_QUERY_CHARS:
+        raise QueryTooLongError(len(text), MAX_QUERY_CHARS)
     lines = text.strip("\n").splitlines()
     frames = []
     last_frame = -1
@@ -182,9 +191,15 @@ class LookupIndex:
         return cls(entries, frozenset(observed))
 
     def lookup(self, query: Query | str, *, limit: int = 5) -> list[Match]:
-        """The best-scoring cards for a message, best first."""
+        """The best-scoring cards for a message, best first.
+
+        Raises:
+            QueryTooLongError: the message is longer than MAX_QUERY_CHARS.
+        """
         if isinstance(query, str):
             query = parse_query(query)
+        if len(query.message) > MAX_QUERY_CHARS:
+            raise QueryTooLongError(len(query.message), MAX_QUERY_CHARS)
         message = query.message
         words = frozenset(message.split())
         matches: dict[str, Match] = {}
