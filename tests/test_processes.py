@@ -29,6 +29,14 @@ def fixed():
 '''
 
 
+def one_case(tmp_path: Path, name: str, text: str) -> tuple[Path, Path]:
+    """A cases folder holding one case whose MARKER is a file it writes once it runs; (folder, marker)."""
+    cases, marker = tmp_path / "cases", tmp_path / f"{name}.marker"
+    cases.mkdir()
+    (cases / f"{name}.py").write_text(text.replace("MARKER", repr(str(marker))))
+    return cases, marker
+
+
 def children_of(pid: int) -> list[int]:
     found = []
     for entry in os.listdir("/proc"):
@@ -88,10 +96,7 @@ def test_a_killed_crawl_leaves_no_parse_worker(git_repo, tmp_path):
 
 @pytest.mark.slow  # a worker imports jax before the case runs
 def test_a_killed_reproduce_leaves_no_worker(tmp_path):
-    cases = tmp_path / "cases"
-    cases.mkdir()
-    marker = tmp_path / "running"
-    (cases / "hangs.py").write_text(HANGING_CASE.replace("MARKER", repr(str(marker))))
+    cases, marker = one_case(tmp_path, "hangs", HANGING_CASE)
     command = [*CLI, "reproduce", "--cases-dir", str(cases), "--jobs", "1", "--timeout", "600",
                "--db", str(tmp_path / "r.db")]
     workers = kill_when_children_start(command, count=1, env=dict(os.environ), ready=marker)
@@ -129,10 +134,7 @@ def test_the_children_of_a_crashed_worker_die_with_it(tmp_path):
     from jax_errors.reproduce.case_runner import run_cases
     from jax_errors.reproduce.cases import load_cases
 
-    cases = tmp_path / "cases"
-    cases.mkdir()
-    marker = tmp_path / "child"
-    (cases / "forks.py").write_text(FORKING_CASE.replace("MARKER", repr(str(marker))))
+    cases, marker = one_case(tmp_path, "forks", FORKING_CASE)
     # The child holds the worker's reply pipe open, so the harness sees no end until the case's timeout.
     report = run_cases(open_database(tmp_path / "f.db"), load_cases(cases), timeout=20)
     assert [row.status for row in report.results] == ["timeout"]

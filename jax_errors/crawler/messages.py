@@ -52,8 +52,8 @@ class ModuleFunctions:
     def returned_message(self, name: str) -> Template | None:
         """The template of the string a helper returns, its parameters as placeholders; None if it returns none.
 
-        A helper with several returns gives each of their templates as an optional part (a template
-        has no alternatives); cycles between helpers, and chains longer than MAX_HELPER_DEPTH, stop with None.
+        A helper with several returns gives each of their templates as an optional alternative;
+        cycles between helpers, and chains longer than MAX_HELPER_DEPTH, stop with None.
         """
         if name in self._returned:
             return self._returned[name]
