@@ -78,7 +78,7 @@ def test_going_back_is_a_downgrade_asked_for_with_yes(db_path):
     from jax_errors.cli import cli
 
     open_database(db_path)
-    with pytest.raises(DatabaseError, match="is at revision 0003, not before 0001"):
+    with pytest.raises(DatabaseError, match="is at revision 0004, not before 0001"):
         upgrade_database(db_path, "0001")
     runner = CliRunner()
     refused = runner.invoke(cli, ["db", "downgrade", "--revision", "base", "--db", str(db_path)])

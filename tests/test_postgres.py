@@ -10,9 +10,10 @@ from sqlalchemy.orm import Session
 
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.repository import JaxRepository
+from jax_errors.crawler.sources import git_blob_sha
 from jax_errors.db.engine import open_database
 from jax_errors.db.history import diff_snapshots
-from jax_errors.db.queries import find_snapshot, site_at, snapshot_stats
+from jax_errors.db.queries import find_snapshot, site_at, snapshot_sites, snapshot_stats
 
 SERVER_ENV = "JAX_ERRORS_TEST_POSTGRES"
 
@@ -55,4 +56,57 @@ def test_crawl_and_query_on_postgres(postgres_url, git_repo):
     [best, *_] = open_index(engine).lookup("ValueError: bad 3")
     assert (best.entry.error_id, best.how) == (first.error_id, "template")
     assert list(load_catalogue(engine).cards) == [first.error_id]
+    engine.dispose()
+
+
+def test_postgres_keeps_what_sqlite_keeps(postgres_url, git_repo):
+    """A NUL in a message, a tag over 64 characters, a case name over 128: both back ends take them."""
+    from datetime import datetime
+
+    from jax_errors.db.models import Reproduction
+
+    long_tag = "jax-v0.0.1-" + "x" * 90
+    git_repo.commit({"jax/nul.py": 'def f():\n    raise ValueError("nul \\x00 inside")\n'}, "nul", tag=long_tag)
+    engine = open_database(postgres_url)
+    with JaxRepository(git_repo.path) as repository:
+        report = crawl_snapshot(engine, repository.snapshot(long_tag))
+    assert report.sites == 1
+    with Session(engine) as session, session.begin():
+        session.add(Reproduction(case_name="c" * 200, jax_version="0.0.1+" + "g" * 60, status="no-error",
+                                 expected="ValueError", frames=[], fixed_ok=True, duration=0.1,
+                                 ran_at=datetime(2026, 12, 3)))
+    with Session(engine) as session:
+        [site] = [located.site for located in snapshot_sites(session, find_snapshot(session, long_tag))]
+        assert site.template == "nul \u2400 inside"
+    engine.dispose()
+
+
+def test_two_crawls_storing_the_same_blob_at_once_both_land(postgres_url, git_repo):
+    """The second crawl's INSERT waits on the first's uncommitted blob, fails on its key, and starts again."""
+    import threading
+
+    from jax_errors.crawler.crawl import scan_blob
+    from jax_errors.crawler.store import store_blob
+
+    shared = "def f(x):\n    raise ValueError(f'bad {x}')\n"
+    first = git_repo.commit({"jax/core.py": shared}, "one")
+    engine = open_database(postgres_url)
+    holding = Session(engine)
+    holding.begin()
+    store_blob(holding, scan_blob("jax/core.py", git_blob_sha(shared.encode()), shared.encode()))
+    holding.flush()  # the blob row is written and locked, not committed
+    result: dict = {}
+
+    def crawl_meanwhile():
+        with JaxRepository(git_repo.path) as repository:
+            result["report"] = crawl_snapshot(open_database(postgres_url), repository.snapshot(first))
+
+    thread = threading.Thread(target=crawl_meanwhile)
+    thread.start()
+    thread.join(timeout=2)
+    assert thread.is_alive()  # waiting on the uncommitted row
+    holding.commit()
+    holding.close()
+    thread.join(timeout=60)
+    assert result["report"].sites == 1 and result["report"].parsed == 0  # it found the blob stored
     engine.dispose()

@@ -9,6 +9,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+import sqlalchemy.exc
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
@@ -33,6 +34,8 @@ from jax_errors.reproduce.sandbox import die_with_parent
 
 # Below this many new blobs a process pool costs more than it saves.
 POOL_THRESHOLD = int(os.environ.get("JAX_ERRORS_POOL_THRESHOLD", "64"))
+# How many times a crawl starts again when a concurrent crawl stored the same rows first.
+CRAWL_TRIES = int(os.environ.get("JAX_ERRORS_CRAWL_TRIES", "3"))
 
 
 @dataclass
@@ -80,11 +83,25 @@ def crawl_snapshot(
     The whole snapshot is written in one transaction: an interrupted crawl leaves nothing behind.
     Files that do not parse are recorded with the reason, and the crawl goes on.
 
+    Another crawl committing the same blobs (or snapshot) first makes this one's transaction fail on
+    a unique key; it then starts again, CRAWL_TRIES times at most, and finds them stored.
+
     Raises:
         SourceError: the snapshot holds no file of the jax package.
     """
     if not snapshot.files:
         raise SourceError(f"{snapshot.source} at {snapshot.label} holds no jax/ package: nothing to crawl")
+    for attempt in range(1, CRAWL_TRIES + 1):
+        try:
+            return _crawl_once(engine, snapshot, force=force, jobs=jobs, progress=progress)
+        except sqlalchemy.exc.IntegrityError:
+            if attempt == CRAWL_TRIES:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: int,
+                progress: Progress | None) -> CrawlReport:
     started = time.perf_counter()
     report = CrawlReport(snapshot.label, snapshot.commit)
     with Session(engine) as session, session.begin():

@@ -82,8 +82,8 @@ class Snapshot(Base):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     commit: Mapped[str] = mapped_column(String(40), unique=True)
-    tag: Mapped[str | None] = mapped_column(String(64), index=True)
-    version: Mapped[str | None] = mapped_column(String(32))
+    tag: Mapped[str | None] = mapped_column(Text, index=True)
+    version: Mapped[str | None] = mapped_column(Text)
     origin: Mapped[str] = mapped_column(String(16))  # "git" or "installed"
     source: Mapped[str] = mapped_column(Text)
     committed_at: Mapped[datetime | None]
@@ -156,8 +156,8 @@ class Reproduction(Base):
     __table_args__ = (UniqueConstraint("case_name", "jax_version"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    case_name: Mapped[str] = mapped_column(String(128))
-    jax_version: Mapped[str] = mapped_column(String(32))
+    case_name: Mapped[str] = mapped_column(Text)
+    jax_version: Mapped[str] = mapped_column(Text)
     # The snapshot of the installed jax whose raise sites the error was attributed against.
     snapshot_id: Mapped[int | None] = mapped_column(ForeignKey("snapshots.id", ondelete="SET NULL"), index=True)
     status: Mapped[str] = mapped_column(String(16), index=True)
@@ -248,7 +248,7 @@ class TriggerRun(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     commit: Mapped[str] = mapped_column(String(40))
     path: Mapped[str] = mapped_column(Text)
-    jax_version: Mapped[str] = mapped_column(String(32))
+    jax_version: Mapped[str] = mapped_column(Text)
     status: Mapped[str] = mapped_column(String(16), index=True)  # "ran", "no-tests", "error", "crashed", "timeout"
     exit_code: Mapped[int | None]
     selected: Mapped[int]
