@@ -260,6 +260,22 @@ def test_a_case_that_monkeypatches_jax_does_not_reach_the_next(tmp_path, install
         ("a_patches", "reproduced"), ("b_reshapes", "reproduced")]
 
 
+def test_a_case_writing_into_the_reply_pipe_is_a_crash_and_the_next_case_runs(tmp_path, installed_db_path):
+    db = tmp_path / "catalogue.db"
+    copy_database(installed_db_path, db)
+    scribble = ("for fd in range(3, 64):\n"
+                "    try:\n"
+                "        os.write(fd, b'{\"not\": \"the protocol\"}\\n')\n"
+                "    except OSError:\n"
+                "        pass\n" + RESHAPE)
+    write_case(tmp_path, "a_scribbles", scribble)
+    write_case(tmp_path, "b_reshapes", RESHAPE)
+    report = run_cases(open_database(db), load_cases(tmp_path), jobs=1, timeout=TIMEOUT)
+    assert [(row.case_name, row.status) for row in report.results] == [
+        ("a_scribbles", "crashed"), ("b_reshapes", "reproduced")]
+    assert "not the protocol's" in report.results[0].observed_message
+
+
 def test_reproduce_crawls_the_installed_jax_when_missing(tmp_path):
     write_case(tmp_path, "quick", RESHAPE)
     engine = open_database(tmp_path / "empty.db")

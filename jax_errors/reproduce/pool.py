@@ -86,7 +86,15 @@ class Worker:
                 raise WorkerDied(self._death())
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        return json.loads(line)
+        try:
+            reply = json.loads(line)
+        except ValueError as error:  # a case wrote into the protocol pipe: its worker cannot be trusted
+            self.close()
+            raise WorkerDied(f"the worker's reply is not the protocol's: {line[:200]!r}") from error
+        if not isinstance(reply, dict) or not {"phase", "ready"} & reply.keys():
+            self.close()
+            raise WorkerDied(f"the worker's reply is not the protocol's: {line[:200]!r}")
+        return reply
 
     def _death(self) -> str:
         try:
