@@ -86,3 +86,27 @@ def test_going_back_is_a_downgrade_asked_for_with_yes(db_path):
     assert current_revision(make_engine(f"sqlite:///{db_path}")) == head_revision()
     done = runner.invoke(cli, ["db", "downgrade", "--revision", "0001", "--yes", "--db", str(db_path)])
     assert done.exit_code == 0 and done.output == "database at revision 0001\n"
+
+
+def test_upgrading_a_catalogue_keeps_every_row(db_path, git_repo, two_errors):
+    """0004 rebuilds tables on SQLite (batch mode); with foreign keys on, dropping the old snapshots
+    table would cascade to every occurrence."""
+    from sqlalchemy import func, select
+    from sqlalchemy.orm import Session
+
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.db.models import Occurrence
+
+    def occurrences() -> int:
+        with Session(make_engine(f"sqlite:///{db_path}")) as session:
+            return session.scalar(select(func.count()).select_from(Occurrence))
+
+    git_repo.commit(two_errors, "two errors", tag="jax-v0.0.1")
+    upgrade_database(db_path, "0003")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(make_engine(f"sqlite:///{db_path}"), repository.snapshot("jax-v0.0.1"))
+    assert occurrences() == 2
+    assert upgrade_database(db_path) == head_revision()
+    assert occurrences() == 2
+    assert downgrade_database(db_path, "0003") == "0003" and occurrences() == 2

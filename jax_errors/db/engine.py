@@ -114,7 +114,10 @@ def _one_transaction(engine: Engine) -> Iterator[Connection]:
 
     SQLite's DDL is transactional, but pysqlite begins a transaction only before DML: a migration
     that fails after its first CREATE TABLE would leave that table behind, and every later upgrade
-    would fail on it. So on SQLite the transaction is begun and ended by hand.
+    would fail on it. So on SQLite the transaction is begun and ended by hand, with foreign keys
+    off while it runs, as SQLite's own procedure for altering a table has it: a batch migration
+    copies a table and drops the old one, and with them on, the drop would cascade to every row
+    that refers to it (all occurrences of all snapshots). The keys are checked before the commit.
     """
     if engine.dialect.name != "sqlite":
         with engine.begin() as connection:
@@ -122,13 +125,20 @@ def _one_transaction(engine: Engine) -> Iterator[Connection]:
         return
     with engine.connect() as connection:
         connection = connection.execution_options(isolation_level="AUTOCOMMIT")
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # a no-op inside a transaction: before BEGIN
         connection.exec_driver_sql("BEGIN")
         try:
             yield connection
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise DatabaseError(f"the migration broke {len(broken)} foreign keys, e.g. {tuple(broken[0])}")
         except BaseException:
             connection.exec_driver_sql("ROLLBACK")
             raise
-        connection.exec_driver_sql("COMMIT")
+        else:
+            connection.exec_driver_sql("COMMIT")
+        finally:
+            connection.exec_driver_sql("PRAGMA foreign_keys=ON")
 
 
 @contextmanager
