@@ -283,3 +283,17 @@ def test_files_nested_past_the_stack_are_recorded_as_unreadable_and_the_crawl_go
     assert sorted(failures) == ["jax/nots.py", "jax/plus.py"]
     assert failures["jax/plus.py"] == "too deeply nested to read"
     assert "nested" in failures["jax/nots.py"]  # the parser's own words differ between Python versions
+
+
+def test_a_corrupt_git_object_is_one_clear_error_and_loses_nothing(fresh_db, git_repo):
+    build_history(git_repo)
+    crawl(fresh_db, git_repo, "jax-v0.0.1")
+    sha = git_repo.repo.git.rev_parse("jax-v0.0.2:jax/_src/core.py")  # a blob only jax-v0.0.2 holds
+    loose = git_repo.path / ".git" / "objects" / sha[:2] / sha[2:]
+    loose.chmod(0o644)
+    loose.write_bytes(b"not a zlib stream")
+    with pytest.raises(SourceError, match=f"cannot read blob {sha[:10]} in "):
+        crawl(fresh_db, git_repo, "jax-v0.0.2")
+    with Session(fresh_db) as session:
+        assert find_snapshot(session, "jax-v0.0.2") is None
+        assert find_snapshot(session, "jax-v0.0.1").site_count == 2

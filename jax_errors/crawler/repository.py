@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import zlib
 from collections.abc import Iterator
 from datetime import datetime
 from functools import cached_property
@@ -13,7 +14,7 @@ import git
 from gitdb.exc import BadName, BadObject
 
 from jax_errors.crawler.sources import PACKAGE_DIR, SourceFile, SourceSnapshot, is_package_source
-from jax_errors.exceptions import NotAGitRepositoryError, UnknownRevisionError
+from jax_errors.exceptions import NotAGitRepositoryError, SourceError, UnknownRevisionError
 from jax_errors.snapshots import RELEASE_TAG_PREFIX, is_commit, version_key
 
 
@@ -104,7 +105,19 @@ class JaxRepository:
         return buffer.getvalue()
 
     def _reader(self, sha: str):
-        return lambda: self.repo.odb.stream(bytes.fromhex(sha)).read()
+        return lambda: self.read_blob(sha)
+
+    def read_blob(self, sha: str) -> bytes:
+        """The bytes of a blob.
+
+        Raises:
+            SourceError: the object is missing or corrupt in the repository.
+        """
+        try:
+            return self.repo.odb.stream(bytes.fromhex(sha)).read()
+        except (ValueError, OSError, zlib.error, BadName, BadObject, git.GitCommandError) as error:
+            reason = (str(error).strip().splitlines() or [type(error).__name__])[0]
+            raise SourceError(f"cannot read blob {sha[:10]} in {self.path}: {reason}") from error
 
     def commits_since(self, rev: str, crawled: set[str], *, limit: int) -> list[str]:
         """First-parent commits up to `rev` not in `crawled`, oldest first, at most the newest `limit`.
