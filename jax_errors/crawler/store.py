@@ -8,7 +8,7 @@ reproductions that point at its sites, follow the new reading instead of losing 
 from __future__ import annotations
 
 from collections import defaultdict, deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -19,11 +19,9 @@ from jax_errors.crawler.ids import base_ids, error_ids
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, RaiseSite
 from jax_errors.db.models import Blob, ConfirmedTrigger, Occurrence, Reproduction, Snapshot, SnapshotFile, StaticLink
 from jax_errors.db.models import RaiseSite as RaiseSiteRow
-from jax_errors.db.queries import WORDING_KINDS
+from jax_errors.db.queries import WORDING_KINDS, chunks
 from jax_errors.db.text import storable
 from jax_errors.exceptions import SourceParseError
-
-CHUNK = 500
 
 
 class PlacedFile(Protocol):
@@ -50,13 +48,6 @@ class SnapshotCounts:
     messages: int
     complete_templates: int
     parse_failures: list[SourceParseError] = field(default_factory=list)
-
-
-def chunks(values: Iterable[str], size: int = CHUNK) -> Iterator[list[str]]:
-    """Sorted distinct values, a bounded number at a time (for `IN (...)` lists)."""
-    ordered = sorted(set(values))
-    for start in range(0, len(ordered), size):
-        yield ordered[start:start + size]
 
 
 def is_current(session: Session, snapshot: Snapshot) -> bool:

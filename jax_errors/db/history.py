@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.models import Occurrence, RaiseSite, Snapshot
+from jax_errors.db.queries import chunks
 from jax_errors.snapshots import version_key
 from jax_errors.template import Template
 
@@ -90,13 +91,12 @@ def error_ids_by_snapshot(session: Session) -> dict[int, set[str]]:
 def error_infos(session: Session, snapshot: Snapshot, error_ids: set[str]) -> dict[str, ErrorInfo]:
     """Identifying details of some errors as they stand in one snapshot."""
     infos: dict[str, ErrorInfo] = {}
-    wanted = sorted(error_ids)
-    for start in range(0, len(wanted), 500):
+    for chunk in chunks(error_ids):
         rows = session.execute(
             select(Occurrence.error_id, Occurrence.path, RaiseSite.exc_class, RaiseSite.exc_expr,
                    RaiseSite.qualname, RaiseSite.template_parts, RaiseSite.template)
             .join(RaiseSite, RaiseSite.id == Occurrence.site_id)
-            .where(Occurrence.snapshot_id == snapshot.id, Occurrence.error_id.in_(wanted[start:start + 500]))
+            .where(Occurrence.snapshot_id == snapshot.id, Occurrence.error_id.in_(chunk))
         )
         for error_id, path, exc_class, exc_expr, qualname, parts, template in rows:
             skeleton = Template.from_json(parts).skeleton

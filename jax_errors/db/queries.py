@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import Engine, func, or_, select
 from sqlalchemy.orm import Session
@@ -20,10 +21,20 @@ from jax_errors.db.models import (
 )
 from jax_errors.exceptions import SnapshotNotFoundError
 
+T = TypeVar("T")
 # Kinds of rows that are no raise: the words a class or a function builds for raises elsewhere.
 WORDING_KINDS = ("class_message", "function_message")
 from jax_errors.snapshots import snapshot_label
 from jax_errors.template import Template, Wording
+
+CHUNK = 500
+
+
+def chunks(values: Iterable[T], size: int = CHUNK) -> Iterator[list[T]]:
+    """Sorted distinct values, a bounded number at a time (for `IN (...)` lists)."""
+    ordered = sorted(set(values))  # type: ignore[type-var]
+    for start in range(0, len(ordered), size):
+        yield ordered[start:start + size]
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.site_gen.catalogue import Catalogue
 from jax_errors.site_gen.links import card_path
 from jax_errors.site_gen.records import SCHEMA_VERSION
-from jax_errors.template import Wording
 
 LOOKUP_SCHEMA = "lookup.schema.json"
 LOOKUP_PATH = "api/lookup.json"
@@ -43,8 +42,8 @@ def catalogue_index(catalogue: Catalogue) -> LookupIndex:
     entries = []
     for card in catalogue.sorted_cards():
         snapshot = card.history.last or catalogue.newest  # where its newest raise site stands
-        entries.append(make_entry(card.id, card.site, card.location.path, snapshot.label,
-                                  catalogue.wording.get(snapshot.id, Wording()), catalogue.observed.get(card.id, ())))
+        entries.append(make_entry(card.id, card.site, card.template, card.location.path, snapshot.label,
+                                  catalogue.observed.get(card.id, ())))
     return LookupIndex(entries, frozenset(catalogue.observed))
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import ordered_snapshots
 from jax_errors.db.models import Occurrence, RaiseSite
-from jax_errors.db.queries import observed_messages, worded_messages
+from jax_errors.db.queries import chunks, observed_messages, worded_messages
 from jax_errors.exceptions import QueryTooLongError
 from jax_errors.template import MARKERS, OPENERS, Template, Wording, as_raised, template_regex
 
@@ -183,11 +183,12 @@ class LookupIndex:
         sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
         wording = worded_messages(session)
         observed = observed_messages(session)
-        entries = [
-            make_entry(error_id, sites[site_id], path, snapshots[position].label,
-                       wording.get(snapshots[position].id, Wording()), observed.get(error_id, ()))
-            for error_id, (position, site_id, path) in sorted(newest.items())
-        ]
+        entries = []
+        for error_id, (position, site_id, path) in sorted(newest.items()):
+            site, snapshot = sites[site_id], snapshots[position]
+            template = as_raised(Template.from_json(site.template_parts), site.exc_class,
+                                 wording.get(snapshot.id, Wording()))
+            entries.append(make_entry(error_id, site, template, path, snapshot.label, observed.get(error_id, ())))
         return cls(entries, frozenset(observed))
 
     def lookup(self, query: Query | str, *, limit: int = 5) -> list[Match]:
@@ -246,15 +247,14 @@ class LookupIndex:
         return Match(match.entry, round(min(score, 1.0), 4), match.how)
 
 
-def make_entry(error_id: str, site: RaiseSite, path: str, snapshot_label: str,
-               wording: Wording, observed: Iterable[str]) -> Entry:
-    """An error as lookup sees it: its newest raise site, where that stands, and in which snapshot.
+def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, snapshot_label: str,
+               observed: Iterable[str]) -> Entry:
+    """An error as lookup sees it: its newest raise site, its message as raised, where and in which snapshot.
 
     Parameters:
-        wording: what the snapshot's exception classes and module functions word (`as_raised`).
+        template: the site's template as `as_raised` words it.
         observed: the messages the error was seen raising.
     """
-    template = as_raised(Template.from_json(site.template_parts), site.exc_class, wording)
     return Entry(error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
                  _examples(observed, template))
 
@@ -275,6 +275,6 @@ def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:
 
 def _sites(session: Session, ids: list[int]) -> list[RaiseSite]:
     found: list[RaiseSite] = []
-    for start in range(0, len(ids), 500):
-        found.extend(session.scalars(select(RaiseSite).where(RaiseSite.id.in_(ids[start:start + 500]))))
+    for chunk in chunks(ids):
+        found.extend(session.scalars(select(RaiseSite).where(RaiseSite.id.in_(chunk))))
     return found

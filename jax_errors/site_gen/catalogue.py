@@ -257,9 +257,7 @@ class Catalogue:
     cards: dict[str, Card]
     snapshots: tuple[SnapshotInfo, ...]
     diffs: tuple[Diff, ...] = ()  # of each consecutive pair of snapshots, newest first
-    # What lookup needs besides the cards: what each snapshot's classes and functions word (by
-    # snapshot id), and the messages each error id was seen raising.
-    wording: Mapping[int, Wording] = field(default_factory=dict)
+    # What lookup needs besides the cards: the messages each error id was seen raising.
     observed: Mapping[str, list[str]] = field(default_factory=dict)
 
     @property
@@ -322,7 +320,7 @@ def load_catalogue(
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded))
                   for d in reversed(history.diffs))
-    return Catalogue(cards, tuple(reversed(ordered)), diffs, wording, observed)
+    return Catalogue(cards, tuple(reversed(ordered)), diffs, observed)
 
 
 def _wording(site: RaiseSite, wording: Wording, observed: Iterable[str]) -> dict[str, Any]:
