@@ -75,8 +75,18 @@ class Template:
 
     @property
     def complete(self) -> bool:
-        """True when every piece of the message is known: literal text or an interpolated value."""
-        return self.has_words and all(p.kind != "opaque" for p in self.parts)
+        """True when every piece of the message is known: literal text or an interpolated value.
+
+        A value raised as it is (`raise NotImplementedError(eqn.primitive)`) is complete: its message is
+        that value's text, and the source has nothing more to say. A message passed in, a caught
+        exception or an unknown call's result is an opaque piece, and leaves the template incomplete.
+        """
+        return bool(self.parts) and all(p.kind != "opaque" for p in self.parts)
+
+    @property
+    def spelled_out(self) -> bool:
+        """Complete, with words: the source spells the whole message, values aside."""
+        return self.complete and self.has_words
 
     def __add__(self, other: Template) -> Template:
         return Template(_merge(self.parts + other.parts), self.forms | other.forms)
@@ -183,7 +193,7 @@ def as_raised(template: Template, exc_class: str | None, wording: Wording) -> Te
     builds. A helper of another module called in the message (`stages._mismatch_error(...)`) is
     spliced in as it words its message (its parameters' names kept).
     """
-    if not template.complete and wording.of(exc_class) is not None:
+    if not template.has_words and wording.of(exc_class) is not None:
         template = wording.of(exc_class)  # type: ignore[assignment]
     result = EMPTY
     for part in template.parts:

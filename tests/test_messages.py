@@ -296,3 +296,97 @@ def test_a_line_of_thousands_of_raises_keeps_each_excerpt_small():
     sites = extract_raise_sites(f"def f(x):\n    if x: {line}\n", "jax/_src/m.py")
     assert len(sites) == 2000
     assert max(len(site.excerpt) for site in sites) <= 2 * (EXCERPT_LINE_CHARS + 2)
+
+
+def test_a_value_raised_as_it_is_is_complete_but_words_made_elsewhere_are_not():
+    sources = {
+        "value": ("def f(eqn):\n    raise NotImplementedError(eqn.primitive)", "{eqn.primitive}", True),
+        "type": ("def f(x):\n    raise TypeError(type(x))", "{type(x)}", True),
+        "number": ("def f(n, b):\n    raise ValueError(n * b // 8)", "{n * b // 8}", True),
+        "tuple": ("def f(a, b):\n    raise ValueError((a, b))", "{(a, b)}", True),
+        "message_parameter": ("def f(msg):\n    raise ValueError(msg)", "{msg}", False),
+        "message_attribute": ("def f(err):\n    raise ValueError(err.message)", "{err.message}", False),
+        "caught": ("def f(g):\n    try:\n        g()\n    except KeyError as problem_found:\n"
+                   "        raise ValueError(problem_found)", "{problem_found}", False),
+        "words_in_a_list": ("def f(msgs):\n    raise ValueError(msgs[0][2:])", "{msgs[0][2:]}", False),
+        "a_builtin_shadowed": ("def f(type):\n    raise ValueError(type(3))", "{type(3)}", False),
+    }
+    for name, (source, text, complete) in sources.items():
+        site = raised(source)
+        assert (site.template.text, site.template.complete, site.template.has_words) == (text, complete, False), name
+
+
+def test_a_factory_of_another_module_does_not_make_its_argument_the_message():
+    site = raised("from jax._src import core\n\ndef f(t):\n    raise core.escaped_tracer_error(t)")
+    assert site.template.text == "{t}" and not site.template.complete
+
+
+def test_a_module_level_constant_is_read_where_the_message_uses_it():
+    source = '''
+        _HINT = ("Use .at[].add() instead: "
+                 "arrays are immutable.")
+        if TPU:
+            _NOTE = "on TPU"
+        else:
+            _NOTE = "elsewhere"
+
+        def f(x):
+            raise ValueError(f"cannot add in place to {x}. " + _HINT)
+
+        def g():
+            raise ValueError(_NOTE)
+    '''
+    site = raised(source)
+    assert site.template.text == "cannot add in place to {x}. Use .at[].add() instead: arrays are immutable."
+    assert site.template.spelled_out
+    # A module name given one of several texts holds words not known here: not a value.
+    noted = raised(source, "g").template
+    assert noted.text == "{_NOTE}" and not noted.complete
+
+
+def test_a_function_defined_inside_the_raising_one_is_inlined():
+    site = raised('''
+        def f(block_shape, rank):
+            def err_details():
+                return f"Block shape is {block_shape}, rank {rank}."
+            if rank < 1:
+                raise ValueError("Blocks of rank >= 1 only. " + err_details())
+    ''')
+    assert site.template.text == "Blocks of rank >= 1 only. Block shape is {block_shape}, rank {rank}."
+    assert site.template.spelled_out and "helper" in site.template.forms
+
+
+def test_a_list_written_out_is_joined_with_its_separator():
+    site = raised('''
+        def f(msg, jaxpr):
+            sep = "\\n\\n"
+            raise TypeError(sep.join([msg, "while checking jaxpr:", str(jaxpr)]))
+    ''')
+    assert site.template.text == "{msg}\n\nwhile checking jaxpr:\n\n{str(jaxpr)}"
+    assert site.template.has_words and not site.template.complete  # `msg` is passed in
+    assert matches(site, "bad eqn\n\nwhile checking jaxpr:\n\n{ lambda ; }")
+
+
+def test_text_rewrapped_by_textwrap_fill_keeps_its_words():
+    site = raised('import textwrap\n\ndef f():\n    raise ValueError(textwrap.fill("It appears the account lacks rights.", width=80))')
+    assert site.template.text == "It appears the account lacks rights." and site.template.spelled_out
+
+
+def test_an_exception_made_at_module_level_and_raised_in_a_function_keeps_its_message():
+    site = raised('''
+        functionalization_error = ValueError(
+            "checkify does not support this effect. " "Use checkify.check instead.")
+
+        def f():
+            raise functionalization_error
+    ''')
+    assert (site.exc_class, site.template.text) == (
+        "ValueError", "checkify does not support this effect. Use checkify.check instead.")
+
+
+def test_a_call_is_words_made_elsewhere_when_it_is_the_whole_message_or_named_so():
+    whole = raised("def f(x):\n    raise ValueError(describe(x))").template
+    named = raised("def f(x):\n    raise ValueError('Bad shape. ' + x._origin_msg())").template
+    value = raised("def f(frame):\n    raise ValueError('Leaked at ' + summarize(frame))").template
+    assert [t.complete for t in (whole, named, value)] == [False, False, True]
+    assert value.text == "Leaked at {summarize(frame)}"

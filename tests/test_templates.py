@@ -20,7 +20,7 @@ def template(source: str) -> Template:
     ('"one %r" % x', "one {x}", {"percent"}),
     ('"shape {} vs {name} and {0.dtype}".format(a.shape, name=b)', "shape {a.shape} vs {b} and {a.shape.dtype}", {"format"}),
     ('"x " + str(y) + " z"', "x {str(y)} z", {"concat", "literal"}),
-    ('"values: " + ", ".join(names)', "values: {', '.join(names)}", {"concat", "literal"}),
+    ('"values: " + ", ".join(names)', "values: {', '.join(names)}", {"concat", "literal", "value"}),
     ('textwrap.dedent("""  indented  """)', "  indented  ", {"literal"}),
 ])
 def test_every_template_form(source, text, forms):

@@ -40,8 +40,18 @@ class FunctionBody:
 
     def assignments(self, name: str, before: int) -> list[ast.stmt]:
         """Statements that bind `name` (`=`, `+=`, annotated) before line `before`, in source order."""
-        found = [stmt for stmt in self.statements if stmt.lineno < before and _binds(stmt, name)]
-        return sorted(found, key=_position)
+        return [stmt for stmt in self._bindings.get(name, ()) if stmt.lineno < before]
+
+    @cached_property
+    def _bindings(self) -> dict[str, list[ast.stmt]]:
+        """Each name's binding statements, in source order."""
+        found: dict[str, list[ast.stmt]] = {}
+        for stmt in self.statements:
+            for name in _bound_names(stmt):
+                found.setdefault(name, []).append(stmt)
+        for statements in found.values():
+            statements.sort(key=_position)
+        return found
 
     def last_assignment(self, name: str, before: int) -> ast.expr | None:
         """The value `name` was last plainly assigned before line `before`."""
@@ -67,6 +77,19 @@ class FunctionBody:
         """Whether `name` is a parameter, or was assigned before line `before`: it shadows the module's."""
         return name in self.parameters or bool(self.assignments(name, before))
 
+    def nested_function(self, name: str, before: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """A function defined by this body's own statements under `name`, last before line `before`."""
+        found = [s for s in self._nested_functions.get(name, ()) if s.lineno < before]
+        return found[-1] if found else None
+
+    @cached_property
+    def _nested_functions(self) -> dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]]:
+        found: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        for stmt in self.statements:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.setdefault(stmt.name, []).append(stmt)
+        return found
+
     def bound_by_except(self, name: str) -> bool:
         return any(
             isinstance(n, ast.Try | ast.TryStar) and any(h.name == name for h in n.handlers)
@@ -90,11 +113,13 @@ class FunctionBody:
         return any(block in self._loops and field == "body" for block, field in mine[shared:])
 
 
-def _binds(stmt: ast.stmt, name: str) -> bool:
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    """The bare names `stmt` binds with `=`, `+=` or an annotated assignment with a value."""
     if isinstance(stmt, ast.Assign):
-        return any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
-    return isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) \
-        and stmt.target.id == name and stmt.value is not None
+        return [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+    if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)) and isinstance(stmt.target, ast.Name) and stmt.value is not None:
+        return [stmt.target.id]
+    return []
 
 
 def _updates_list(stmt: ast.stmt, name: str) -> bool:

@@ -32,37 +32,45 @@ class ModuleFunctions:
     def __init__(self, tree: ast.Module) -> None:
         self.tree = tree
         self.defs = {node.name: node for node in tree.body if isinstance(node, _FUNCTIONS)}
-        self._bodies: dict[str, FunctionBody] = {}
-        self._returned: dict[str, Template | None] = {}
-        self._inlining: list[str] = []  # helpers being rebuilt, innermost last: breaks cycles
+        self._bodies: dict[int, FunctionBody] = {}
+        self._returned: dict[int, Template | None] = {}
+        self._inlining: list[ast.AST] = []  # helpers being rebuilt, innermost last: breaks cycles
+        self._constants: dict[str, Template | None] = {}
 
-    def body(self, name: str) -> FunctionBody:
-        if name not in self._bodies:
-            self._bodies[name] = FunctionBody(self.defs[name])
-        return self._bodies[name]
+    def body_of(self, node: ast.AST) -> FunctionBody:
+        if id(node) not in self._bodies:
+            self._bodies[id(node)] = FunctionBody(node)
+        return self._bodies[id(node)]
 
     def returns(self, name: str) -> tuple[list[ast.Return], FunctionBody]:
         """The function's own `return <value>` statements, in source order, with its body."""
         if name not in self.defs:
             return [], FunctionBody(ast.Module(body=[], type_ignores=[]))
-        body = self.body(name)
+        return self._returns_of(self.defs[name])
+
+    def _returns_of(self, function: ast.AST) -> tuple[list[ast.Return], FunctionBody]:
+        body = self.body_of(function)
         found = [s for s in body.statements if isinstance(s, ast.Return) and s.value is not None]
         return sorted(found, key=lambda s: (s.lineno, s.col_offset)), body
 
     def returned_message(self, name: str) -> Template | None:
+        """The template of the string a module-level helper returns (see `returned_by`)."""
+        return self.returned_by(self.defs[name]) if name in self.defs else None
+
+    def returned_by(self, function: ast.AST) -> Template | None:
         """The template of the string a helper returns, its parameters as placeholders; None if it returns none.
 
         A helper with several returns gives each of their templates as an optional alternative;
         cycles between helpers, and chains longer than MAX_HELPER_DEPTH, stop with None.
         """
-        if name in self._returned:
-            return self._returned[name]
-        if name in self._inlining or len(self._inlining) >= MAX_HELPER_DEPTH:
+        if id(function) in self._returned:
+            return self._returned[id(function)]
+        if function in self._inlining or len(self._inlining) >= MAX_HELPER_DEPTH:
             return None
-        returns, body = self.returns(name)
+        returns, body = self._returns_of(function)
         if not returns:
             return None
-        self._inlining.append(name)
+        self._inlining.append(function)
         try:
             templates = [MessageResolver(body, self, before=r.lineno, anchor=r).template(r.value) for r in returns]
         finally:
@@ -70,8 +78,32 @@ class ModuleFunctions:
         template = templates[0] if len(templates) == 1 else alternatives(templates)
         result = template if template.has_words else None
         if not self._inlining:  # a template made inside a cycle depends on where the cycle was entered
-            self._returned[name] = result
+            self._returned[id(function)] = result
         return result
+
+    def binds_words(self, name: str) -> bool:
+        """Whether the module's top level assigns `name` text (on any path): a message, if not one known."""
+        return name in self._worded_names
+
+    @cached_property
+    def _worded_names(self) -> frozenset[str]:
+        module = self.body_of(self.tree)
+        return frozenset(target.id for stmt in module.statements if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+                         and _has_text(stmt.value)
+                         for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
+                         if isinstance(target, ast.Name))
+
+    def constant(self, name: str) -> Template | None:
+        """The text a module-level name holds (`_HINT = "..."`), if it is bound once, to words."""
+        if name not in self._constants:
+            self._constants[name] = None  # a constant defined through itself stays unknown
+            module = self.body_of(self.tree)
+            chain = module.assignments(name, before=1 << 30)
+            value = chain[0].value if len(chain) == 1 and not isinstance(chain[0], ast.AugAssign) else None
+            template = MessageResolver(module, self, before=chain[0].lineno).template(value) \
+                if value is not None else None
+            self._constants[name] = template if template is not None and template.spelled_out else None
+        return self._constants[name]
 
     @cached_property
     def _calls(self) -> dict[str, list[tuple[FunctionBody, ast.stmt, ast.Call]]]:
@@ -79,7 +111,7 @@ class ModuleFunctions:
         found: dict[str, list[tuple[FunctionBody, ast.stmt, ast.Call]]] = {}
         owners = [self.tree, *(n for n in ast.walk(self.tree) if isinstance(n, _FUNCTIONS))]
         for owner in owners:
-            body = self.body(owner.name) if self.defs.get(getattr(owner, "name", "")) is owner else FunctionBody(owner)
+            body = self.body_of(owner)
             for stmt in body.statements:
                 for call in _calls_in(stmt):
                     if isinstance(call.func, ast.Name) and call.func.id in self.defs:
@@ -110,7 +142,7 @@ class ModuleFunctions:
     def raised_by(self, name: str) -> tuple[ast.expr, ast.expr | None, MessageResolver] | None:
         """For a factory that returns an exception (`return E(msg)`): E, its message, and a resolver inside it."""
         returns, body = self.returns(name)
-        if len(returns) != 1 or name in self._inlining:
+        if len(returns) != 1 or self.defs.get(name) in self._inlining:
             return None
         ret = returns[0]
         call = ret.value
@@ -155,7 +187,8 @@ class MessageResolver(Resolver):
         chain = self.body.assignments(node.id, self.before)
         start = max((i for i, s in enumerate(chain) if not isinstance(s, ast.AugAssign)), default=None)
         if start is None:
-            return None
+            module_level = self.body.node is self.module.tree or node.id in self.body.parameters
+            return None if module_level or chain else self.module.constant(node.id)
         if not self.body.runs_with(chain[start], self.anchor) and not self._at(chain[start]).template(
                 chain[start].value).has_words:
             return None  # a value bound on another path only (`if ...: o = f(o)`): the name says more
@@ -196,12 +229,32 @@ class MessageResolver(Resolver):
         bound = self.body.last_assignment(node.func.id, self.before)
         if isinstance(bound, ast.Attribute) and bound.attr == "format":  # fmt = "... {}".format; fmt(x)
             return self.template(ast.Call(func=bound, args=node.args, keywords=node.keywords))
-        if self.body.is_local(node.func.id, self.before):
+        nested = self.body.nested_function(node.func.id, self.before)
+        if nested is None and self.body.is_local(node.func.id, self.before):
             return None  # a parameter or local name shadows the module's function
-        returned = self.module.returned_message(node.func.id)
+        helper = nested or self.module.defs.get(node.func.id)
+        returned = self.module.returned_by(helper) if helper is not None else None
         if returned is None:
             return None
-        return bind_arguments(returned, self.module.defs[node.func.id].args, node)
+        return bind_arguments(returned, helper.args, node)  # type: ignore[union-attr]
+
+    def is_helper(self, node: ast.Call) -> bool:
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        return name is not None and (self.body.nested_function(name, self.before) is not None
+                                     or name in self.module.defs and not self.body.is_local(name, self.before))
+
+    def holds_words(self, name: str) -> bool:
+        if self.body.bound_by_except(name):
+            return True
+        return not self.body.is_local(name, self.before) and self.module.binds_words(name)
+
+    def shadows(self, name: str) -> bool:
+        return self.body.is_local(name, self.before)
+
+
+def _has_text(node: ast.expr | None) -> bool:
+    return node is not None and any(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.strip()
+                                    for n in ast.walk(node))
 
 
 def too_large(template: Template) -> bool:

@@ -13,7 +13,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "8"
+EXTRACTOR_VERSION = "9"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 
@@ -199,6 +199,10 @@ class RaiseSiteVisitor(StatementVisitor):
                 exc = assigned  # err = ValueError(...); raise err
             elif body.bound_by_except(exc.id):
                 return "raise_variable", None, exc.id, EMPTY
+            elif assigned is None and not body.is_local(exc.id, node.lineno):
+                made = self.functions.body_of(self.functions.tree).last_assignment(exc.id, 1 << 30)
+                if isinstance(made, ast.Call):
+                    exc = made  # `_error = ValueError("...")` at module level; `raise _error` in a function
         call = exc if isinstance(exc, ast.Call) else None
         target = call.func if call else exc
         factory = self._factory(call)
@@ -215,6 +219,8 @@ class RaiseSiteVisitor(StatementVisitor):
             template = self._passed_in(message, node) or self._resolver(node).template(message)
             if isinstance(message, ast.Starred) or len(call.args) > 1:  # type: ignore[union-attr]
                 template = template + Template((), frozenset({"multiple_args"}))
+            if not template.has_words and _is_factory_call(target):
+                template = _unknown(template)  # `make_error(t)` of another module: `t` is not the message
         return "raise", exc_class, ast.unparse(target), template
 
     def _passed_in(self, message: ast.expr, node: ast.Raise) -> Template | None:
@@ -265,6 +271,17 @@ class RaiseSiteVisitor(StatementVisitor):
 def _clipped(line: str) -> str:
     """An excerpt's line, cut at EXCERPT_LINE_CHARS (eighty kilobytes of raises on one line, stored per raise)."""
     return line if len(line) <= EXCERPT_LINE_CHARS else line[:EXCERPT_LINE_CHARS] + " …"
+
+
+def _is_factory_call(target: ast.expr) -> bool:
+    """`raise module.make_error(x)`: a function (lowercase, by convention), not an exception class."""
+    name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+    return name[:1].islower()
+
+
+def _unknown(template: Template) -> Template:
+    """The same pieces, each opaque: what they stand for in the message is not known here."""
+    return Template(tuple(Part("opaque", p.text) if p.kind == "expr" else p for p in template.parts), template.forms)
 
 
 def _is_exception_name(dotted: str) -> bool:

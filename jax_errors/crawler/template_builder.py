@@ -24,7 +24,18 @@ ALWAYS, SOMETIMES, REPEATED = "always", "sometimes", "repeated"
 _PERCENT_DIRECTIVE = re.compile(
     r"%(?:\((?P<key>[^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])"
 )
-_STRING_WRAPPERS = {"dedent", "cleandoc", "strip", "rstrip", "lstrip"}
+_STRING_WRAPPERS = {"dedent", "cleandoc", "strip", "rstrip", "lstrip", "fill"}
+# Builtins whose result is a value, never a message's words: `raise TypeError(type(x))`.
+_VALUE_BUILTINS = frozenset({"type", "len", "int", "float", "bool", "tuple", "list", "set", "sorted", "id", "hex",
+                             "min", "max", "abs", "getattr", "hash", "ord", "chr"})
+# A name (or attribute) like these holds words made elsewhere: a message passed in, a caught exception,
+# a reason. Left unresolved, it is an opaque piece; any other unresolved name is a value shown as it is.
+_MESSAGE_NAME = re.compile(
+    r"(?:^|_)(?:msgs?|messages?|errs?|errors?|exc|exceptions?|e|ex|reasons?|text|txt|warnings?|details?|"
+    r"explanations?|hints?|info|desc|description|traceback|tb|why|problems?|s|str|string|summary|notes?|"
+    r"suffix|prefix|header|footer|context|extra)$",
+    re.IGNORECASE,
+)
 CLOSERS = frozenset(OPENERS.values())
 
 
@@ -47,6 +58,18 @@ class Resolver:
         """The template of the string a call to a helper function returns."""
         return None
 
+    def is_helper(self, node: ast.Call) -> bool:
+        """Whether the call is of a function of the module, one not inlined (a cycle, or too deep)."""
+        return False
+
+    def holds_words(self, name: str) -> bool:
+        """Whether an unresolved name holds words made elsewhere: a caught exception, a module's message."""
+        return False
+
+    def shadows(self, name: str) -> bool:
+        """Whether a parameter or local binding hides the builtin `name`."""
+        return False
+
 
 class _NameOnly(Resolver):
     def __init__(self, resolve_name: NameResolver) -> None:
@@ -64,7 +87,7 @@ def build_template(node: ast.expr, *, resolve_name: NameResolver | None = None,
     Returns:
         The template; `Template.complete` tells whether any piece stayed opaque.
     """
-    return _Builder(resolver or _NameOnly(resolve_name or (lambda _name: None))).build(node)
+    return _Builder(resolver or _NameOnly(resolve_name or (lambda _name: None)), node).build(node)
 
 
 def join_elements(separator: str, elements: list[Element]) -> Template:
@@ -94,8 +117,9 @@ def without_tail(template: Template, count: int) -> Template:
 
 
 class _Builder:
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver, root: ast.expr) -> None:
         self.resolver = resolver
+        self.root = root
         self.resolve_name = resolver.resolve_name
 
     def build(self, node: ast.expr) -> Template:
@@ -118,7 +142,32 @@ class _Builder:
 
     def build_name(self, node: ast.Name) -> Template:
         resolved = self.resolve_name(node)
-        return resolved.with_form("variable") if resolved is not None else placeholder(node, "opaque")
+        if resolved is not None:
+            return resolved.with_form("variable")
+        return self._value(node, node.id)
+
+    def build_attribute(self, node: ast.Attribute) -> Template:
+        return self._value(node, node.attr)
+
+    def _value(self, node: ast.expr, name: str) -> Template:
+        """An unresolved name or attribute: a value shown as it is, or words made elsewhere (opaque)."""
+        if _MESSAGE_NAME.search(name) or isinstance(node, ast.Name) and self.resolver.holds_words(name):
+            return placeholder(node, "opaque")
+        return placeholder(node).with_form("value")
+
+    def build_tuple(self, node: ast.expr) -> Template:
+        return placeholder(node).with_form("value")  # `raise TypeError((a, b))`: a value, not words
+
+    build_list = build_compare = build_dict = build_set = build_tuple
+    build_listcomp = build_setcomp = build_dictcomp = build_generatorexp = build_tuple
+
+    def build_unaryop(self, node: ast.UnaryOp) -> Template:
+        return placeholder(node).with_form("value")
+
+    def build_boolop(self, node: ast.BoolOp) -> Template:
+        if any(self._is_stringy(value) for value in node.values):  # `msg or "default"`: one of them
+            return alternatives([self.build(value) for value in node.values])
+        return placeholder(node).with_form("value")
 
     def build_ifexp(self, node: ast.IfExp) -> Template:
         return alternatives([self.build(node.body), self.build(node.orelse)])
@@ -132,6 +181,8 @@ class _Builder:
                 return literal(repeated_text).with_form("literal")
         if isinstance(node.op, ast.Mod) and self._is_stringy(node.left):
             return self._percent(self.build(node.left), node.right).with_form("percent")
+        if not (self._is_stringy(node.left) or self._is_stringy(node.right)):
+            return placeholder(node).with_form("value")  # `32 // bitwidth`: a number
         return placeholder(node, "opaque")
 
     def build_call(self, node: ast.Call) -> Template:
@@ -148,27 +199,46 @@ class _Builder:
             return self.build(node.args[0])  # textwrap.dedent("...") and friends keep the words
         if isinstance(func, ast.Attribute) and func.attr in _STRING_WRAPPERS and self._is_stringy(func.value):
             return self.build(func.value)  # "...".strip()
-        if isinstance(func, ast.Attribute) and func.attr == "join" and isinstance(func.value, ast.Constant):
+        if isinstance(func, ast.Attribute) and func.attr == "join" and self._separator(func.value) is not None:
             return self._join(node)
+        if isinstance(func, ast.Name) and func.id in _VALUE_BUILTINS and not self.resolver.shadows(func.id):
+            return placeholder(node).with_form("value")
         helper = self.resolver.resolve_call(node)
         if helper is not None:
             return helper.with_form("helper")
-        return placeholder(node, "opaque")
+        if node is self.root or self.resolver.is_helper(node):
+            return placeholder(node, "opaque")  # `raise E(make_message(x))`: the whole message, made elsewhere
+        return self._value(node, name or "")  # `"..." + summarize(frame)`: a value, unless named as words
+
+    def _separator(self, node: ast.expr) -> str | None:
+        """The text of a join's separator: a string literal, or a name bound to one (`sep = "\\n"`)."""
+        if isinstance(node, ast.Constant):
+            return node.value if isinstance(node.value, str) else None
+        resolved = self.resolve_name(node) if isinstance(node, ast.Name) else None
+        if resolved is not None and all(p.kind == "lit" for p in resolved.parts):
+            return "".join(p.text for p in resolved.parts)
+        return None
 
     def _join(self, node: ast.Call) -> Template:
-        """`"".join(msg)` of a list of message pieces; of anything else, an interpolated list of values."""
-        func = node.func
+        """`"".join(msg)` of a list of message pieces, or of a list written out; of anything else, a value."""
+        separator = self._separator(node.func.value)  # type: ignore[attr-defined]
         arg = node.args[0] if len(node.args) == 1 else None
-        elements = self.resolver.resolve_list(arg) if isinstance(arg, ast.Name) else None
-        if elements is None or not isinstance(func.value.value, str):  # type: ignore[union-attr]
-            return placeholder(node)  # ", ".join(names)
-        return join_elements(func.value.value, elements).with_form("list")  # type: ignore[union-attr]
+        if isinstance(arg, (ast.List, ast.Tuple)) and any(self._is_stringy(e) for e in arg.elts):
+            elements: list[Element] | None = [(self.build(e), ALWAYS) for e in arg.elts]
+        else:
+            elements = self.resolver.resolve_list(arg) if isinstance(arg, ast.Name) else None
+        if elements is None or separator is None:
+            return placeholder(node).with_form("value")  # ", ".join(names)
+        return join_elements(separator, elements).with_form("list")
 
     def build_subscript(self, node: ast.Subscript) -> Template:
         cut = _negative_stop(node.slice)
         if cut is not None and self._is_stringy(node.value):
             return without_tail(self.build(node.value), cut)
-        return placeholder(node, "opaque")
+        base: ast.expr = node
+        while isinstance(base, (ast.Subscript, ast.Attribute)):
+            base = base.value
+        return self._value(node, base.id if isinstance(base, ast.Name) else "")  # `msgs[0][2:]` is words
 
     def _is_stringy(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Constant):
@@ -186,9 +256,11 @@ class _Builder:
             return self._is_stringy(node.body) or self._is_stringy(node.orelse)
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)):
             name = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
-            if name == "join" and isinstance(node.func, ast.Attribute) and len(node.args) == 1 \
-                    and isinstance(node.args[0], ast.Name):
-                return self.resolver.resolve_list(node.args[0]) is not None
+            if name == "join" and isinstance(node.func, ast.Attribute) and len(node.args) == 1:
+                arg = node.args[0]
+                if isinstance(arg, (ast.List, ast.Tuple)):
+                    return any(self._is_stringy(e) for e in arg.elts)
+                return isinstance(arg, ast.Name) and self.resolver.resolve_list(arg) is not None
             if isinstance(node.func, ast.Name) and name not in _STRING_WRAPPERS:
                 helper = self.resolver.resolve_call(node)
                 return helper is not None and _has_plain_literal(helper)

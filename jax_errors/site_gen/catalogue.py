@@ -328,9 +328,9 @@ def _wording(site: RaiseSite, wording: Wording, observed: Iterable[str]) -> dict
     own = Template.from_json(site.template_parts)
     template = as_raised(own, site.exc_class, wording)
     seen = sorted({m for m in observed if m.strip()}, key=lambda m: (len(m), m))
-    by = site.exc_class if not own.complete and wording.of(site.exc_class) else "helpers of other modules"
+    by = site.exc_class if not own.has_words and wording.of(site.exc_class) else "helpers of other modules"
     return {"worded_by_class": template if template is not own else None, "worded_by": by,
-            "example_message": seen[0] if seen and not template.complete else None}
+            "example_message": seen[0] if seen and not template.spelled_out else None}
 
 
 def _site_reading(site: RaiseSite) -> tuple:

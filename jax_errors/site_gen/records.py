@@ -23,7 +23,7 @@ from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, Snapsh
 from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, github_url
 
-SCHEMA_VERSION = "2.1.0"
+SCHEMA_VERSION = "2.2.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -95,6 +95,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "template": card.template.text,
         "template_parts": [{"kind": part.kind, "text": part.text} for part in card.template.parts],
         "template_complete": card.template.complete,
+        "template_has_words": card.template.has_words,
         "example_message": card.example_message,
         "template_forms": list(site.template_forms),
         "guard": {"kind": site.guard_kind, "condition": site.guard} if site.guard_kind else None,
