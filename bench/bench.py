@@ -1,6 +1,6 @@
 """Benchmarks of jax-errors, each a ratio against a baseline measured in the same run.
 
-    .venv/bin/python bench/bench.py [--repo PATH] [--tag jax-v0.10.2] [--only crawl,releases,...]
+    .venv/bin/python bench/bench.py [--repo PATH] [--tag jax-v0.10.2] [--only crawl,releases,pypi_releases,...]
 
 Needs a JAX clone for the crawl benchmarks (default $JAX_ERRORS_JAX_CLONE or the fetched mirror);
 the others use the installed jax. Prints one line per measurement and writes bench/results/last.json.
@@ -84,6 +84,33 @@ def releases(args, results) -> None:
         db_mb = (Path(tmp) / "releases.db").stat().st_size / 2**20
         report(results, "crawl_all_releases", tags=len(tags), files_seen=files, blobs_parsed=parsed,
                parsed_vs_seen=parsed / files, seconds=seconds, seconds_per_tag=seconds / len(tags), db_mb=db_mb)
+
+
+@benchmark
+def pypi_releases(args, results) -> None:
+    """Every release on the package index from 0.4.1 on, read from its wheel (or source archive), vs the newest alone.
+
+    Downloads go to the cache first (timed apart: the network is not the crawler); then both crawls
+    read the cached files into fresh databases.
+    """
+    from jax_errors.crawler.releases import fetch_releases, list_releases, release_snapshot, select_releases
+
+    chosen = select_releases(list_releases(), [], every=True)
+    download_s, files = timed(fetch_releases, chosen)
+    with tempfile.TemporaryDirectory() as tmp:
+        newest_s, _ = timed(crawl_snapshot, fresh_db(Path(tmp), "newest"), release_snapshot(chosen[-1], files[-1]),
+                            jobs=2)
+        engine = fresh_db(Path(tmp), "all")
+        seen = parsed = 0
+        started = time.perf_counter()
+        for release, file in zip(chosen, files):
+            r = crawl_snapshot(engine, release_snapshot(release, file), jobs=2)
+            seen += r.files
+            parsed += r.parsed
+        all_s = time.perf_counter() - started
+    report(results, "crawl_pypi_releases", releases=len(chosen), oldest=chosen[0].version, newest=chosen[-1].version,
+           files_seen=seen, blobs_parsed=parsed, download_s=download_s, all_s=all_s, newest_alone_s=newest_s,
+           all_vs_newest_alone=all_s / newest_s)
 
 
 @benchmark

@@ -7,7 +7,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
-ERROR_ID = "78b2bd2a5df2be48"
+ERROR_ID = "c353480babf790e7"
+FORMER_ERROR_IDS = ["78b2bd2a5df2be48"]  # before jax 0.12
 TAGS = ["grad", "autodiff"]
 MESSAGE_CONTAINS = "Gradient only defined for scalar-output functions. Output had shape: (3,)"
 

@@ -7,7 +7,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
-ERROR_ID = "d8079b755d412d4f"
+ERROR_ID = "980fe7c9a90b4297"
+FORMER_ERROR_IDS = ["d8079b755d412d4f"]  # before jax 0.12
 TAGS = ["grad", "autodiff", "jvp", "dtypes"]
 MESSAGE_CONTAINS = "primal and tangent arguments to jax.jvp do not match; dtypes must be equal"
 

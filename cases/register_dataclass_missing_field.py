@@ -9,7 +9,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
-ERROR_ID = "472175e4e90fa503"
+ERROR_ID = "55fe56fba8baf634"
+FORMER_ERROR_IDS = ["472175e4e90fa503"]  # before jax 0.12
 TAGS = ["pytrees", "custom_pytree", "tree_util"]
 MESSAGE_CONTAINS = "data_fields and meta_fields must include all dataclass fields"
 

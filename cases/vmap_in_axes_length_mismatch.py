@@ -7,7 +7,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
-ERROR_ID = "e77033b22fd7bfce"
+ERROR_ID = "545a0cea0f977260"
+FORMER_ERROR_IDS = ["e77033b22fd7bfce"]  # before jax 0.12
 TAGS = ["vmap", "in_axes", "pytrees"]
 MESSAGE_CONTAINS = "but got len(in_axes)=3, len(args)=2"
 

@@ -11,6 +11,7 @@ import sqlalchemy.exc
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from jax_errors.crawler.releases import OLDEST_RELEASE
 from jax_errors.db.engine import (
     DEFAULT_DB,
     database_revisions,
@@ -20,6 +21,7 @@ from jax_errors.db.engine import (
     upgrade_database,
 )
 from jax_errors.exceptions import JaxErrorsError
+from jax_errors.snapshots import short_commit
 
 console = Console(stderr=True)
 
@@ -81,27 +83,42 @@ def cli() -> None:
 @click.option("--rev", "revs", multiple=True, help="Commit, tag or branch to crawl (repeatable).")
 @click.option("--releases", is_flag=True, help="Crawl every jax-v* release tag of --repo.")
 @click.option("--installed", is_flag=True, help="Crawl the jax package installed in this environment.")
+@click.option("--pypi", "pypi_versions", multiple=True, metavar="VERSION",
+              help="Crawl this jax release from its wheel on the package index (repeatable).")
+@click.option("--pypi-all", is_flag=True, help=f"Crawl every jax release on the package index from {OLDEST_RELEASE} on.")
 @click.option("--force", is_flag=True, help="Crawl again snapshots already in the database.")
 @jobs_option
 @db_option
-def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
+def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs, db) -> None:
     """Extract every raise site of JAX at pinned commits into the database.
 
-    With no --repo, crawls the installed jax package (recording its version, tag and commit).
-    With --repo and no --rev, crawls HEAD.
+    With no --repo and no --pypi, crawls the installed jax package (recording its version, tag and
+    commit). With --repo and no --rev, crawls HEAD. --pypi and --pypi-all download each release's
+    wheel once (pip, no dependencies; the source archive of releases without one) into
+    $JAX_ERRORS_CACHE/wheels, from the index at $JAX_ERRORS_INDEX_URL (default PyPI), and date
+    it by its upload, or by --repo when the clone has its commit.
+
+    Example: jax-errors crawl --pypi 0.11.2 --pypi 0.12.0.1
     """
     from jax_errors.crawler.crawl import crawl_snapshot, date_undated_snapshots
     from jax_errors.crawler.installed import installed_snapshot
+    from jax_errors.crawler.releases import fetch_releases, list_releases, release_snapshot, select_releases
     from jax_errors.crawler.repository import JaxRepository
 
     if (revs or releases) and not repo:
         raise click.UsageError("--rev and --releases need --repo")
     engine = open_database(db)
     snapshots = []
-    if installed or not repo:
+    repository = JaxRepository(repo) if repo else None
+    if pypi_versions or pypi_all:
+        wanted_releases = select_releases(list_releases(), list(pypi_versions), every=pypi_all)
+        with progress_bar(f"downloading {len(wanted_releases)} jax releases") as progress:
+            files = fetch_releases(wanted_releases, progress=progress)
+        for release, file in zip(wanted_releases, files):
+            snapshots.append(lambda release=release, file=file: release_snapshot(release, file, clone=repository))
+    if installed or not (repo or pypi_versions or pypi_all):
         snapshots.append(lambda: installed_snapshot())
-    if repo:
-        repository = JaxRepository(repo)
+    if repository is not None:
         wanted = list(revs) + (repository.release_tags() if releases else [])
         if not wanted and not installed:
             wanted = ["HEAD"]
@@ -115,7 +132,7 @@ def crawl(repo, revs, releases, installed, force, jobs, db) -> None:
         click.echo(report.summary())
         for failure in report.parse_failures:
             click.echo(f"  does not parse: {failure}", err=True)
-    if repo:
+    if repository is not None:
         date_undated_snapshots(engine, repository)
         repository.close()
 
@@ -167,7 +184,13 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
 @click.option("--full", is_flag=True, help="List every error, not only the counts and the first few.")
 @db_option
 def diff(old, new, full, db) -> None:
-    """Errors added, removed and reworded between two crawled snapshots (tag, version or commit)."""
+    """Errors added, removed, moved and reworded between two crawled snapshots (tag, version or commit).
+
+    Moved: the same class and words raised from another function or file. Reworded: the same class
+    in the same function (or file) with alike words.
+
+    Example: jax-errors diff jax-v0.11.2 jax-v0.12.0.1
+    """
     from sqlalchemy.orm import Session
 
     from jax_errors.db.history import diff_snapshots
@@ -180,6 +203,11 @@ def diff(old, new, full, db) -> None:
         for heading, infos in (("added", result.added), ("removed", result.removed)):
             for info in infos[:shown]:
                 click.echo(f"  {heading:<8} {info.error_id} {info.path} {info.exc}: {_one_line(info.template)}")
+        for old_info, new_info in result.moved[:shown]:
+            click.echo(f"  moved    {old_info.error_id} -> {new_info.error_id} {new_info.exc}: "
+                       f"{_one_line(new_info.template, 60)}")
+            click.echo(f"           - {old_info.path} {old_info.qualname}")
+            click.echo(f"           + {new_info.path} {new_info.qualname}")
         for old_info, new_info in result.reworded[:shown]:
             click.echo(f"  reworded {old_info.error_id} -> {new_info.error_id} {new_info.path}")
             click.echo(f"           - {_one_line(old_info.template)}")
@@ -229,7 +257,7 @@ def stats(db) -> None:
 
     for row in snapshot_stats(open_database(db)):
         click.echo(
-            f"{row.label:<16} {row.commit[:10]}  {row.files:>5} files  {row.sites:>6} sites  "
+            f"{row.label:<16} {short_commit(row.commit):<10}  {row.files:>5} files  {row.sites:>6} sites  "
             f"{row.complete_share:6.1%} templates fully rebuilt  {row.parse_failures} unparsable"
         )
 

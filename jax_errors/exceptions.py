@@ -30,6 +30,10 @@ class UnknownRevisionError(SourceError, LookupError):
         super().__init__(f"unknown revision {rev!r} in {repo}")
 
 
+class ReleaseError(SourceError):
+    """A release cannot be had from the package index: unknown, not downloadable, or corrupt."""
+
+
 class JaxNotInstalledError(SourceError, ModuleNotFoundError):
     """No `jax` package is installed in this environment."""
 

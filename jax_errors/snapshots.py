@@ -13,6 +13,11 @@ def snapshot_label(tag: str | None, version: str | None, commit: str) -> str:
     return tag or version or commit[:10]
 
 
+def short_commit(commit: str) -> str:
+    """A commit's first 10 digits; a made-up name (a package that records no commit) in full."""
+    return commit[:10] if is_commit(commit) else commit
+
+
 def is_commit(ref: str) -> bool:
     """Whether `ref` is a full git commit id (an installed wheel without one gets a made-up name)."""
     return bool(_COMMIT.fullmatch(ref))

@@ -5,7 +5,7 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.refresh import refresh
 from jax_errors.crawler.repository import JaxRepository
-from jax_errors.db.history import catalogue_history, diff_snapshots, ordered_snapshots
+from jax_errors.db.history import catalogue_history, diff_snapshots, lineage, ordered_snapshots
 from jax_errors.db.queries import find_snapshot
 
 V1 = '''
@@ -51,7 +51,7 @@ def test_diff_finds_added_removed_and_reworded(fresh_db, git_repo):
         [(old, new)] = diff.reworded
         assert (old.template, new.template) == (
             "x must be non-negative, got {x}", "x must be non-negative, but got {x}")
-        assert diff.summary() == "jax-v0.0.1 -> jax-v0.0.2: 1 added, 1 removed, 1 reworded"
+        assert diff.summary() == "jax-v0.0.1 -> jax-v0.0.2: 1 added, 1 removed, 0 moved, 1 reworded"
 
 
 def test_history_links_rewordings_and_retired_errors(fresh_db, git_repo):
@@ -103,3 +103,86 @@ def test_an_undated_installed_snapshot_sorts_among_releases_by_version(fresh_db)
         ])
         session.flush()
         assert [s.label for s in ordered_snapshots(session)] == ["jax-v0.1.0", "d" * 10, "jax-v0.2.0", "jax-v0.3.0"]
+
+
+# Lineage: a raise whose function or file was renamed, or whose words grew a sentence ----------
+
+L1 = {
+    "jax/tree_util.py": '''
+    def register_dataclass(cls, data_fields):
+        if data_fields is None:
+            raise ValueError("data_fields and meta_fields must include all dataclass fields")
+
+    class ArrayImpl:
+        def __iter__(self):
+            raise TypeError("iteration over a 0-d array")
+''',
+    "jax/api.py": '''
+    def _check_scalar(x):
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: {x.shape}.")
+
+    def short(x):
+        raise ValueError(f"bad axis {x}")
+
+    def renamed_here(x):
+        raise ValueError(f"bad axes {x}")
+''',
+}
+L2 = {
+    "jax/tree_util.py": '''
+    def _register_dataclass(cls, data_fields):
+        if data_fields is None:
+            raise ValueError("data_fields and meta_fields must include all dataclass fields")
+''',
+    "jax/lax_iter.py": '''
+    def _iter(x):
+        raise TypeError("iteration over a 0-d array")
+
+    def shorter(x):
+        raise ValueError(f"bad axis {x}")
+''',
+    "jax/api.py": '''
+    def _check_scalar(x):
+        raise TypeError(f"Gradient only defined for scalar-output functions. Output had shape: {x.shape}. "
+                        "To get the gradient, reduce the output to a scalar with output.sum(), or use "
+                        "jax.jacobian to differentiate a function with a non-scalar output.")
+
+    def renamed_there(x):
+        raise ValueError(f"bad axes {x}")
+''',
+}
+
+
+def test_lineage_follows_renamed_functions_and_files_and_added_sentences(fresh_db, git_repo):
+    crawl_all(fresh_db, git_repo, [git_repo.commit(L1, "one", tag="jax-v0.0.1"),
+                                   git_repo.commit(L2, "two", tag="jax-v0.0.2")])
+    with Session(fresh_db) as session:
+        diff = diff_snapshots(session, find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2"))
+        moved = {(o.path, o.qualname, n.path, n.qualname) for o, n in diff.moved}
+        assert moved == {("jax/tree_util.py", "register_dataclass", "jax/tree_util.py", "_register_dataclass"),
+                         ("jax/tree_util.py", "ArrayImpl.__iter__", "jax/lax_iter.py", "_iter"),
+                         ("jax/api.py", "renamed_here", "jax/api.py", "renamed_there")}
+        [(old, new)] = diff.reworded  # a sentence added: alike by less than difflib's ratio says
+        assert old.qualname == new.qualname == "_check_scalar" and "To get the gradient" in new.template
+        # Too few words to follow into another file: removed and added.
+        assert [i.qualname for i in diff.removed] == ["short"] and [i.qualname for i in diff.added] == ["shorter"]
+        histories = catalogue_history(session).errors
+        [(renamed_old, renamed_new)] = [(o, n) for o, n in diff.moved if o.qualname == "register_dataclass"]
+        assert histories[renamed_new.error_id].moved_from == [renamed_old.error_id]
+        assert lineage(renamed_new.error_id, histories) == [renamed_old.error_id]
+
+
+def test_a_live_card_takes_the_curated_text_of_its_predecessor(fresh_db, git_repo, tmp_path):
+    from jax_errors.site_gen.catalogue import load_catalogue
+    from jax_errors.site_gen.knowledge import load_knowledge
+
+    crawl_all(fresh_db, git_repo, [git_repo.commit(L1, "one", tag="jax-v0.0.1"),
+                                   git_repo.commit(L2, "two", tag="jax-v0.0.2")])
+    with Session(fresh_db) as session:
+        diff = diff_snapshots(session, find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2"))
+        [(old, new)] = [(o, n) for o, n in diff.moved if o.qualname == "register_dataclass"]
+    (tmp_path / f"{old.error_id}.md").write_text(f"---\nerror_id: {old.error_id}\ntitle: Missing fields\n---\nWhy.\n")
+    cards = load_catalogue(fresh_db, knowledge=load_knowledge(tmp_path)).cards
+    assert cards[new.error_id].knowledge.title == "Missing fields"
+    assert [link.error_id for link in cards[old.error_id].history.moved_to] == [new.error_id]
+    assert cards[old.error_id].history.retired_since is not None

@@ -50,8 +50,12 @@ def test_head_has_every_raise_the_brief_counted(clone_db):
 
 def test_installed_wheel_matches_its_tag_but_for_version_py(jax_clone):
     installed = {f.path: f.blob_sha for f in installed_snapshot().files}
+    tag = f"jax-v{jax.__version__}"
     with JaxRepository(jax_clone) as repository:
-        tagged = {f.path: f.blob_sha for f in repository.snapshot(f"jax-v{jax.__version__}").files}
+        if tag not in repository.release_tags():
+            pytest.skip(f"the JAX clone at {jax_clone} has no tag {tag} (the installed release): "
+                        f"`git -C {jax_clone} fetch origin tag {tag}` brings it")
+        tagged = {f.path: f.blob_sha for f in repository.snapshot(tag).files}
     # The wheel leaves out some test utilities and examples; whatever it ships is byte-identical.
     differing = {p for p in installed if installed[p] != tagged.get(p)}
     assert differing == {"jax/version.py"}

@@ -32,6 +32,20 @@ def test_check_flags_unknown_ids_and_cases_that_do_not_reproduce(tmp_path):
     assert [p.problem for p in problems] == ["error id bbbb is not in the catalogue", "case two is no-error"]
 
 
+def test_a_file_keeps_the_ids_its_error_had_at_older_releases(tmp_path):
+    (tmp_path / "new.md").write_text("---\nerror_id: cccc\nformer_ids: [aaaa]\ntitle: C\ncase: one\n---\nMeaning.\n")
+    entries = load_knowledge(tmp_path)
+    assert entries["aaaa"] is entries["cccc"] and entries["cccc"].error_ids == ("cccc", "aaaa")
+    # A catalogue of the older release only, whose case run is attributed to the former id: all is well.
+    assert check_knowledge(entries, known_ids={"aaaa"}, case_names={"one"},
+                           reproduced={"one": ("reproduced", "aaaa")}) == []
+    problems = check_knowledge(entries, known_ids={"bbbb"}, case_names={"one"}, reproduced={"one": ("reproduced", "bbbb")})
+    assert [p.problem for p in problems] == ["error id cccc is not in the catalogue", "case one raises bbbb, not cccc"]
+    (tmp_path / "old.md").write_text("---\nerror_id: aaaa\ntitle: A\n---\nMeaning.\n")
+    with pytest.raises(KnowledgeError, match="error id aaaa is also in"):
+        load_knowledge(tmp_path)
+
+
 @pytest.mark.slow  # reproduces the 110 cases the knowledge files name
 def test_curated_knowledge_matches_the_catalogue_and_reproduces(installed_db_path, tmp_path):
 

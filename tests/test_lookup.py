@@ -2,15 +2,16 @@
 
 import json
 
+import jax
 import pytest
 from click.testing import CliRunner
 from sqlalchemy.orm import Session
+from versions import GRAD_MESSAGES, SEED_ID, seed_line
 
 from jax_errors.cli import cli
 from jax_errors.db.engine import copy_database
 from jax_errors.lookup.index import LookupIndex, Query, parse_query
 
-SEED_ID = "252d5ba9437acc7a"
 TRACEBACK = '''Traceback (most recent call last):
   File "/home/me/train.py", line 12, in <module>
     y = f(x)
@@ -46,7 +47,7 @@ def test_reworded_message_falls_back_to_fuzzy(index):
 
 
 def test_message_built_with_a_bound_format(index):
-    [best, *_] = index.lookup("TypeError: Gradient only defined for scalar-output functions. Output had shape: (3,).")
+    [best, *_] = index.lookup("TypeError: " + GRAD_MESSAGES[jax.__version__])
     assert best.how == "template"
     assert best.entry.path == "jax/_src/api.py"
 
@@ -55,7 +56,7 @@ def test_cli_reads_a_traceback_on_stdin(installed_db_path):
     result = CliRunner().invoke(cli, ["lookup", "--json", "--db", str(installed_db_path)], input=TRACEBACK)
     assert result.exit_code == 0, result.output
     [best, *_] = json.loads(result.stdout)
-    assert best["error_id"] == SEED_ID and best["line"] == 2491
+    assert best["error_id"] == SEED_ID and best["line"] == seed_line()
 
 
 def test_cli_without_message_or_stdin_is_a_usage_error(installed_db_path):
@@ -74,19 +75,17 @@ def test_accuracy_on_real_messages_from_jax_issues(crawled_db, index):
     """Top-1 accuracy over messages users pasted in JAX's issues (tests/data/issue_messages.json)."""
     from pathlib import Path
 
-    from jax_errors.db.queries import find_snapshot, site_at
     from jax_errors.lookup.index import Query
 
     data = json.loads((Path(__file__).parent / "data" / "issue_messages.json").read_text())
     cases = [d for d in data if d["expected"]]
     assert len(data) == 50 and len(cases) >= 45
     hits = 0
-    with Session(crawled_db) as session:
-        snapshot = find_snapshot(session, "jax-v0.10.2")
-        for case in cases:
-            want = site_at(session, snapshot, case["expected"]["path"], case["expected"]["line"]).error_id
-            matches = index.lookup(Query(case["message"], case["exception"].rpartition(".")[2]))
-            hits += bool(matches) and matches[0].entry.error_id == want
+    for case in cases:
+        expected = case["expected"]  # the id at jax 0.10.2, and where a later release gives it another
+        want = expected.get("error_id_by_version", {}).get(jax.__version__, expected["error_id"])
+        matches = index.lookup(Query(case["message"], case["exception"].rpartition(".")[2]))
+        hits += bool(matches) and matches[0].entry.error_id == want
     # Measured 22/46 without reproductions in the catalogue (25/46 with them); a drop is a regression.
     assert hits >= 22
 

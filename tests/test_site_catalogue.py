@@ -11,6 +11,7 @@ import jax
 import jsonschema
 import pytest
 from site_pages import read, section, site_files
+from versions import SEED_ID, seed_site
 
 from jax_errors.db.engine import open_database
 from jax_errors.reproduce.cases import load_cases
@@ -22,11 +23,9 @@ from jax_errors.site_gen.serve import make_server
 pytestmark = pytest.mark.slow
 
 REPO = Path(__file__).parent.parent
-SEED_ID = "252d5ba9437acc7a"
 SEED_TEMPLATE = "all_gather_reduced only accepts inputs that are varying. Got {x_aval.str_short(True)}"
 SEED_CASE = "all_gather_reduced_not_varying"
 # Where the seed card's raise stands, per jax version this project may install: lines and commit.
-SEED_SITE = {"0.10.2": (2491, 2492, "990e6a0b84138346e6a38785412f36356e0e5dc3")}
 SAMPLE_SIZE = 250
 
 
@@ -69,7 +68,7 @@ def test_build_covers_the_catalogue_quickly(built_site, site):
 
 
 def test_seed_card_shows_every_field(seed_html, seed_case):
-    line, end_line, commit = SEED_SITE[jax.__version__]
+    line, end_line, commit = seed_site()
     html = seed_html
     knowledge = load_knowledge(REPO / "knowledge")[SEED_ID]
     assert "<h1 data-pagefind-meta=\"title\">all_gather_reduced only accepts inputs that are varying. Got …</h1>" in html
@@ -105,7 +104,7 @@ def test_seed_card_shows_every_field(seed_html, seed_case):
 
 
 def test_seed_card_record(seed_record, seed_case):
-    line, end_line, commit = SEED_SITE[jax.__version__]
+    line, end_line, commit = seed_site()
     record = seed_record
     assert record["id"] == SEED_ID and record["schema_version"] == records.SCHEMA_VERSION
     assert record["class"] == "ValueError" and record["template"] == SEED_TEMPLATE

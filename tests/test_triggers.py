@@ -286,7 +286,7 @@ def test_cli_mine_stats_and_confirm_refuses_another_commit(git_repo, db_path):
 # Real runs of synthetic JAX test files ----------------------------------------------------------
 
 # Where `jnp.ones(3) + jnp.ones(4)` raises, per jax version this project may install.
-BROADCAST_SITE = {"0.10.2": ("jax/_src/lax/lax.py", 126)}
+BROADCAST_SITE = {"0.10.2": ("jax/_src/lax/lax.py", 126), "0.12.0.1": ("jax/_src/lax/lax.py", 128)}
 
 BROADCAST_TEST = '''\
 from absl.testing import absltest

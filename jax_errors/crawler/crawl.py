@@ -31,6 +31,7 @@ from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import SourceError, SourceParseError
 from jax_errors.progress import Progress
 from jax_errors.reproduce.sandbox import die_with_parent
+from jax_errors.snapshots import short_commit
 
 # Below this many new blobs a process pool costs more than it saves.
 POOL_THRESHOLD = int(os.environ.get("JAX_ERRORS_POOL_THRESHOLD", "64"))
@@ -65,10 +66,10 @@ class CrawlReport:
 
     def summary(self) -> str:
         if self.skipped:
-            return f"{self.label} ({self.commit[:10]}): already crawled"
+            return f"{self.label} ({short_commit(self.commit)}): already crawled"
         failures = f", {len(self.parse_failures)} files that do not parse" if self.parse_failures else ""
         return (
-            f"{self.label} ({self.commit[:10]}): {self.files} files, {self.sites} raise sites, "
+            f"{self.label} ({short_commit(self.commit)}): {self.files} files, {self.sites} raise sites, "
             f"{self.complete_share:.1%} of messages fully rebuilt; parsed {self.parsed} new blobs, "
             f"reused {self.reused}{failures}; {self.seconds:.1f} s"
         )

@@ -1,14 +1,18 @@
-"""Read the installed `jax` package as a snapshot pinned to the commit its wheel was built from."""
+"""Read a jax package (installed, or a release's wheel) as a snapshot pinned to the commit it was built from."""
 
 from __future__ import annotations
 
 import ast
 import importlib.util
+from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 
 from jax_errors.crawler.sources import PACKAGE_DIR, SourceFile, SourceSnapshot
 from jax_errors.exceptions import JaxNotInstalledError, SourceError
 from jax_errors.snapshots import release_tag
+
+VERSION_FILE = f"{PACKAGE_DIR}/version.py"
 
 
 def installed_jax_dir() -> Path:
@@ -20,39 +24,56 @@ def installed_jax_dir() -> Path:
 
 
 def read_version(package_dir: Path) -> tuple[str, str | None]:
-    """The `_version` and `_git_hash` that `jax/version.py` records."""
+    """The `_version` and `_git_hash` that the package's `jax/version.py` records."""
     path = package_dir / "version.py"
     try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError) as error:
+        source = path.read_bytes()
+    except OSError as error:
         raise SourceError(f"cannot read the jax version from {path}: {error}") from error
+    return parse_version(source, str(path))
+
+
+def parse_version(source: bytes, where: str) -> tuple[str, str | None]:
+    """The `_version` and `_git_hash` assigned in the text of a `jax/version.py`."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as error:
+        raise SourceError(f"cannot read the jax version from {where}: {error}") from error
     values: dict[str, str] = {}
     for node in tree.body:
         target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
         value = getattr(node, "value", None)
         if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and isinstance(value.value, str):
             values[target.id] = value.value
-    if "_version" not in values:
-        raise SourceError(f"{path} has no _version")
-    git_hash = values.get("_git_hash") or None
-    return values["_version"], git_hash
+    version = values.get("_version") or values.get("__version__")  # releases before 0.4.2x name it __version__
+    if version is None:
+        raise SourceError(f"{where} has no _version")
+    return version, values.get("_git_hash") or None
+
+
+def package_snapshot(files: Iterable[tuple[str, bytes]], *, origin: str, source: str,
+                     committed_at: datetime | None = None) -> SourceSnapshot:
+    """A built jax package's `.py` files (paths from the folder holding `jax/`), pinned by its `version.py`."""
+    read = [SourceFile.from_bytes(path, data) for path, data in sorted(files)]
+    version_file = next((f for f in read if f.path == VERSION_FILE), None)
+    if version_file is None:
+        raise SourceError(f"{source} has no {VERSION_FILE}")
+    version, git_hash = parse_version(version_file.read(), f"{source}: {VERSION_FILE}")
+    return SourceSnapshot(
+        # A package built outside a git checkout has no hash; its version then stands in for it.
+        commit=git_hash or f"release-{version}",
+        origin=origin,
+        source=source,
+        files=read,
+        tag=release_tag(version),
+        version=version,
+        committed_at=committed_at,
+    )
 
 
 def installed_snapshot(package_dir: Path | None = None) -> SourceSnapshot:
     """The installed package's Python files, pinned to its version, tag and commit."""
     package_dir = package_dir or installed_jax_dir()
-    version, git_hash = read_version(package_dir)
     root = package_dir.parent
-    files = []
-    for file in sorted(package_dir.rglob("*.py")):
-        files.append(SourceFile.from_bytes(file.relative_to(root).as_posix(), file.read_bytes()))
-    return SourceSnapshot(
-        # A wheel built outside a git checkout has no hash; its version then stands in for it.
-        commit=git_hash or f"installed-{version}",
-        origin="installed",
-        source=str(package_dir),
-        files=files,
-        tag=release_tag(version),
-        version=version,
-    )
-
+    files = ((file.relative_to(root).as_posix(), file.read_bytes()) for file in package_dir.rglob("*.py"))
+    return package_snapshot(files, origin="installed", source=str(package_dir))

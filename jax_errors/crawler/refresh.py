@@ -44,7 +44,7 @@ class RefreshReport:
         if self.diff is None:
             return set()
         ids = {i.error_id for i in self.diff.added + self.diff.removed}
-        ids |= {i.error_id for pair in self.diff.reworded for i in pair}
+        ids |= {i.error_id for pair in self.diff.reworded + self.diff.moved for i in pair}
         return ids
 
     def summary(self) -> str:
@@ -57,7 +57,7 @@ class RefreshReport:
             else:
                 d = self.diff
                 parts.append(f"{d.old.label} -> {d.new.label}: {len(d.added)} added, "
-                             f"{len(d.removed)} removed, {len(d.reworded)} reworded errors")
+                             f"{len(d.removed)} removed, {len(d.moved)} moved, {len(d.reworded)} reworded errors")
         if self.reproduction is not None:
             counts = ", ".join(f"{n} {status}" for status, n in self.reproduction.counts().items())
             parts.append(f"{len(self.affected)} cases re-run on jax {self.reproduction.jax_version}: {counts}")

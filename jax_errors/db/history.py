@@ -1,4 +1,16 @@
-"""The life of each error across crawled snapshots: when it appeared, was reworded, or retired."""
+"""The life of each error across crawled snapshots: when it appeared, moved, was reworded, or retired.
+
+An error's id holds its class, function and words (see `crawler.ids`), so a raise whose function
+was renamed, or whose words changed, gets a new id. Between consecutive snapshots, the ids that
+vanished are paired with those that appeared: that lineage links the old id to the new one.
+
+- *Moved*: the same class and the same words (skeletons at least MOVE_SIMILARITY alike), in
+  another function or file: `register_dataclass` -> `_register_dataclass`.
+- *Reworded*: the same class, with alike words, in the same function (REWORD_SIMILARITY) or the
+  same file (FILE_REWORD_SIMILARITY): `float0.Got` -> `float0. Got`, or an added sentence.
+
+Each vanished id is linked to one new id at most, best match first.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +26,15 @@ from jax_errors.db.queries import chunks
 from jax_errors.snapshots import version_key
 from jax_errors.template import Template
 
-# How alike two skeletons must be (difflib ratio) for a vanished error to count as reworded.
+# How alike two skeletons must be (difflib ratio) for a vanished error to count as reworded: in the
+# same function, or in another function of the same file; or as moved, anywhere.
 REWORD_SIMILARITY = 0.6
+FILE_REWORD_SIMILARITY = 0.75
+MOVE_SIMILARITY = 0.9
+# One skeleton found in the other to this share (a sentence added or dropped) also counts as alike.
+CONTAINED_SHARE = 0.95
+# A skeleton shorter than this (`{}`, `bad axis {}`) says too little to follow it to another function.
+MIN_MOVED_SKELETON = 16
 
 
 @dataclass(frozen=True)
@@ -39,10 +58,11 @@ class SnapshotDiff:
     added: list[ErrorInfo]
     removed: list[ErrorInfo]
     reworded: list[tuple[ErrorInfo, ErrorInfo]]  # (old wording, new wording)
+    moved: list[tuple[ErrorInfo, ErrorInfo]] = field(default_factory=list)  # (old place, new place)
 
     def summary(self) -> str:
         return (f"{self.old.label} -> {self.new.label}: {len(self.added)} added, "
-                f"{len(self.removed)} removed, {len(self.reworded)} reworded")
+                f"{len(self.removed)} removed, {len(self.moved)} moved, {len(self.reworded)} reworded")
 
 
 @dataclass
@@ -54,6 +74,8 @@ class ErrorHistory:
     retired_since: Snapshot | None = None
     reworded_from: list[str] = field(default_factory=list)
     reworded_to: list[str] = field(default_factory=list)
+    moved_from: list[str] = field(default_factory=list)
+    moved_to: list[str] = field(default_factory=list)
 
     @property
     def first(self) -> Snapshot:
@@ -65,7 +87,26 @@ class ErrorHistory:
 
     @property
     def aliases(self) -> list[str]:
-        return sorted(set(self.reworded_from) | set(self.reworded_to))
+        return sorted(set(self.reworded_from) | set(self.reworded_to) | set(self.moved_from) | set(self.moved_to))
+
+    @property
+    def predecessors(self) -> list[str]:
+        """The ids this error had just before: the ones it was reworded or moved from."""
+        return sorted(set(self.reworded_from) | set(self.moved_from))
+
+
+def lineage(error_id: str, errors: dict[str, ErrorHistory]) -> list[str]:
+    """Every earlier id of an error, nearest first, following rewordings and moves back."""
+    found, frontier = [], [error_id]
+    while frontier:
+        following = []
+        for current in frontier:
+            for earlier in errors[current].predecessors if current in errors else ():
+                if earlier != error_id and earlier not in found:
+                    found.append(earlier)
+                    following.append(earlier)
+        frontier = following
+    return found
 
 
 def ordered_snapshots(session: Session) -> list[Snapshot]:
@@ -104,24 +145,61 @@ def error_infos(session: Session, snapshot: Snapshot, error_ids: set[str]) -> di
     return infos
 
 
-def match_rewordings(removed: list[ErrorInfo], added: list[ErrorInfo]) -> list[tuple[ErrorInfo, ErrorInfo]]:
-    """Pair vanished errors with new ones of the same class and function whose words are alike."""
-    by_owner: dict[tuple[str, str], list[ErrorInfo]] = defaultdict(list)
+def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo]
+                  ) -> tuple[list[tuple[ErrorInfo, ErrorInfo]], list[tuple[ErrorInfo, ErrorInfo]]]:
+    """Pair vanished errors with new ones: (moved, reworded), each pair (old, new), each id in one pair at most."""
+    by_class: dict[str, list[ErrorInfo]] = defaultdict(list)
     for info in added:
-        by_owner[(info.exc, info.qualname)].append(info)
+        by_class[info.exc].append(info)
     scored = []
     for old in removed:
-        for new in by_owner.get((old.exc, old.qualname), []):
-            ratio = difflib.SequenceMatcher(None, old.skeleton, new.skeleton).ratio()
-            if ratio >= REWORD_SIMILARITY:
-                scored.append((-ratio, old.error_id, new.error_id, old, new))
-    pairs, used_old, used_new = [], set(), set()
-    for _score, old_id, new_id, old, new in sorted(scored, key=lambda s: s[:3]):
-        if old_id not in used_old and new_id not in used_new:
-            pairs.append((old, new))
-            used_old.add(old_id)
-            used_new.add(new_id)
-    return sorted(pairs, key=lambda p: p[0].error_id)
+        for new in by_class.get(old.exc, []):
+            kind = _link(old, new)
+            if kind is None:
+                continue
+            threshold = {"moved": MOVE_SIMILARITY, "function": REWORD_SIMILARITY}.get(kind, FILE_REWORD_SIMILARITY)
+            ratio = _alike(old.skeleton, new.skeleton, threshold, contained=kind != "moved")
+            if ratio is not None:
+                # Same function first, then same file, then the most alike words.
+                rank = (old.qualname != new.qualname, old.path != new.path, -ratio)
+                scored.append((rank, old.error_id, new.error_id, kind, old, new))
+    moved, reworded, used_old, used_new = [], [], set(), set()
+    for _rank, old_id, new_id, kind, old, new in sorted(scored, key=lambda s: s[:3]):
+        if old_id in used_old or new_id in used_new:
+            continue
+        used_old.add(old_id)
+        used_new.add(new_id)
+        same_words = " ".join(old.skeleton.split()) == " ".join(new.skeleton.split())
+        (moved if same_words or kind == "moved" and old.qualname != new.qualname else reworded).append((old, new))
+    order = lambda pair: pair[0].error_id  # noqa: E731
+    return sorted(moved, key=order), sorted(reworded, key=order)
+
+
+def _alike(old: str, new: str, threshold: float, *, contained: bool) -> float | None:
+    """How alike two skeletons are, if at least `threshold`: difflib's ratio; or, with `contained`, where
+    one holds the other but for a sentence added or dropped, `threshold` itself."""
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    if matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold:
+        ratio = matcher.ratio()
+        if ratio >= threshold:
+            return ratio
+    shorter = min(len(old), len(new))
+    if not contained or shorter < MIN_MOVED_SKELETON:
+        return None
+    # quick_ratio bounds the characters the two share: too few, and the shorter cannot be held.
+    if matcher.quick_ratio() * (len(old) + len(new)) / 2 < CONTAINED_SHARE * shorter:
+        return None
+    held = sum(block.size for block in matcher.get_matching_blocks()) / shorter
+    return threshold if held >= CONTAINED_SHARE else None
+
+
+def _link(old: ErrorInfo, new: ErrorInfo) -> str | None:
+    """How two errors of one class may be one: in the same function, the same file, or moved anywhere."""
+    if old.qualname == new.qualname and old.path == new.path:
+        return "function"
+    if old.path == new.path:
+        return "file"
+    return "moved" if len(old.skeleton) >= MIN_MOVED_SKELETON else None
 
 
 def diff_snapshots(session: Session, old: Snapshot, new: Snapshot,
@@ -131,14 +209,15 @@ def diff_snapshots(session: Session, old: Snapshot, new: Snapshot,
     old_ids, new_ids = ids.get(old.id, set()), ids.get(new.id, set())
     removed = error_infos(session, old, old_ids - new_ids)
     added = error_infos(session, new, new_ids - old_ids)
-    reworded = match_rewordings(list(removed.values()), list(added.values()))
-    renamed_old = {o.error_id for o, _ in reworded}
-    renamed_new = {n.error_id for _, n in reworded}
+    moved, reworded = match_lineage(list(removed.values()), list(added.values()))
+    linked_old = {o.error_id for o, _ in moved + reworded}
+    linked_new = {n.error_id for _, n in moved + reworded}
     return SnapshotDiff(
         old, new,
-        added=sorted((i for i in added.values() if i.error_id not in renamed_new), key=lambda i: (i.path, i.error_id)),
-        removed=sorted((i for i in removed.values() if i.error_id not in renamed_old), key=lambda i: (i.path, i.error_id)),
+        added=sorted((i for i in added.values() if i.error_id not in linked_new), key=lambda i: (i.path, i.error_id)),
+        removed=sorted((i for i in removed.values() if i.error_id not in linked_old), key=lambda i: (i.path, i.error_id)),
         reworded=reworded,
+        moved=moved,
     )
 
 
@@ -164,6 +243,9 @@ def catalogue_history(session: Session) -> CatalogueHistory:
         for old, new in diff.reworded:
             histories[old.error_id].reworded_to.append(new.error_id)
             histories[new.error_id].reworded_from.append(old.error_id)
+        for old, new in diff.moved:
+            histories[old.error_id].moved_to.append(new.error_id)
+            histories[new.error_id].moved_from.append(old.error_id)
     position = {s.id: i for i, s in enumerate(snapshots)}
     for history in histories.values():
         after = position[history.last.id] + 1

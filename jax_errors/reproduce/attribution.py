@@ -67,7 +67,7 @@ def attribute(session: Session, snapshot: Snapshot, case: Case, observation: Obs
 
 
 def _judge(found: Attribution, located: LocatedSite, case: Case, observation: Observation) -> Attribution:
-    if case.error_id and located.error_id != case.error_id:
+    if case.error_id and located.error_id not in case.error_ids:
         return _with(found, "wrong-site", f"raised at error {located.error_id}, not ERROR_ID {case.error_id}")
     if not observation.class_matches:
         return _with(found, "wrong-site", _joined(

@@ -37,6 +37,12 @@ class Case:
     error_id: str | None
     trigger_source: str
     fixed_source: str
+    # FORMER_ERROR_IDS: the ids the same error had at older releases; a run there attributed to one reproduces.
+    former_error_ids: tuple[str, ...] = ()
+
+    @property
+    def error_ids(self) -> tuple[str, ...]:
+        return (self.error_id, *self.former_error_ids) if self.error_id else ()
 
 
 def load_cases(folder: str | Path, names: Iterable[str] | None = None, *,
@@ -102,6 +108,7 @@ def _case_from_tree(path: Path, source: str, tree: ast.Module) -> Case:
         error_id=_string(path, constants, "ERROR_ID") if "ERROR_ID" in constants else None,
         trigger_source=function_body(source, functions["trigger"]),
         fixed_source=function_body(source, functions["fixed"]),
+        former_error_ids=_former_ids(path, constants),
     )
 
 
@@ -136,6 +143,15 @@ def _string(path: Path, constants: dict[str, object], name: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise CaseError(str(path), f"{name} must be a non-empty string")
     return value
+
+
+def _former_ids(path: Path, constants: dict[str, object]) -> tuple[str, ...]:
+    ids = constants.get("FORMER_ERROR_IDS", [])
+    if not isinstance(ids, (list, tuple)) or not all(isinstance(i, str) and i for i in ids):
+        raise CaseError(str(path), "FORMER_ERROR_IDS must be a list of error ids")
+    if ids and "ERROR_ID" not in constants:
+        raise CaseError(str(path), "FORMER_ERROR_IDS needs an ERROR_ID")
+    return tuple(ids)
 
 
 def _tags(path: Path, constants: dict[str, object]) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.imports import module_name
 from jax_errors.db import queries
 from jax_errors.db.engine import consistent_reads
-from jax_errors.db.history import ErrorHistory, catalogue_history
+from jax_errors.db.history import ErrorHistory, catalogue_history, lineage
 from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.knowledge import Knowledge
@@ -174,6 +174,12 @@ class CardHistory:
     versions: tuple[str, ...]  # releases that raise it, oldest first
     reworded_from: tuple[ErrorLink, ...] = ()  # earlier wordings of this error (other ids)
     reworded_to: tuple[ErrorLink, ...] = ()  # later wordings
+    moved_from: tuple[ErrorLink, ...] = ()  # the same words raised before from another function or file
+    moved_to: tuple[ErrorLink, ...] = ()  # where the same words are raised later
+
+    @property
+    def successors(self) -> tuple[ErrorLink, ...]:
+        return self.reworded_to + self.moved_to
 
 
 @dataclass(frozen=True)
@@ -270,13 +276,14 @@ class Catalogue:
 
 @dataclass(frozen=True)
 class Diff:
-    """The errors one snapshot added, removed and reworded relative to the one before it."""
+    """The errors one snapshot added, removed, moved and reworded relative to the one before it."""
 
     old: SnapshotInfo
     new: SnapshotInfo
     added: tuple[str, ...]
     removed: tuple[str, ...]
     reworded: tuple[tuple[str, str], ...]  # (old id, new id)
+    moved: tuple[tuple[str, str], ...] = ()  # (old id, new id)
 
 
 def load_catalogue(
@@ -304,7 +311,9 @@ def load_catalogue(
     cards = {}
     for error_id, occurrences in groups.items():
         spans = _spans(occurrences, sites, snapshots, newest_rank=len(ordered) - 1)
-        entry = knowledge.get(error_id)
+        # A live error without curated text takes its predecessor's: the words or place changed, not the error.
+        entry = knowledge.get(error_id) or next(
+            (knowledge[i] for i in lineage(error_id, history.errors) if i in knowledge), None)
         cards[error_id] = Card(
             id=error_id, site=sites[spans[0][1].site_id], location=spans[0][0],
             locations=tuple(loc for loc, _ in spans),
@@ -318,7 +327,8 @@ def load_catalogue(
         )
     cards = {key: _with_reworded_titles(card, cards) for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
-                       tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded))
+                       tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded),
+                       tuple((o.error_id, n.error_id) for o, n in d.moved))
                   for d in reversed(history.diffs))
     return Catalogue(cards, tuple(reversed(ordered)), diffs, observed)
 
@@ -377,19 +387,21 @@ def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], 
         versions=tuple(sorted(releases, key=version_key)),
         reworded_from=tuple(ErrorLink(i, "") for i in sorted(set(history.reworded_from))),
         reworded_to=tuple(ErrorLink(i, "") for i in sorted(set(history.reworded_to))),
+        moved_from=tuple(ErrorLink(i, "") for i in sorted(set(history.moved_from))),
+        moved_to=tuple(ErrorLink(i, "") for i in sorted(set(history.moved_to))),
     )
 
 
+_LINEAGE_LINKS = ("reworded_from", "reworded_to", "moved_from", "moved_to")
+
+
 def _with_reworded_titles(card: Card, cards: Mapping[str, Card]) -> Card:
-    if not (card.history.reworded_from or card.history.reworded_to):
+    """The card with its lineage links titled by the cards they point to."""
+    if not any(getattr(card.history, name) for name in _LINEAGE_LINKS):
         return card
-
-    def titled(links: tuple[ErrorLink, ...]) -> tuple[ErrorLink, ...]:
-        return tuple(ErrorLink(link.error_id, cards[link.error_id].title) for link in links)
-
-    history = replace(card.history, reworded_from=titled(card.history.reworded_from),
-                      reworded_to=titled(card.history.reworded_to))
-    return replace(card, history=history)
+    titled = {name: tuple(ErrorLink(link.error_id, cards[link.error_id].title)
+                          for link in getattr(card.history, name)) for name in _LINEAGE_LINKS}
+    return replace(card, history=replace(card.history, **titled))
 
 
 def _group(placed: Iterable[queries.PlacedSite]) -> dict[str, list[queries.PlacedSite]]:
@@ -413,7 +425,7 @@ def _case_for(error_id: str, entry: Knowledge | None, cases: Mapping[str, Case],
     """The case whose trigger/fixed bodies are the card's before/after fix."""
     if entry and entry.case and entry.case in cases:
         return cases[entry.case]
-    named = sorted(name for name, case in cases.items() if case.error_id == error_id)
+    named = sorted(name for name, case in cases.items() if error_id in case.error_ids)
     if named:
         return cases[named[0]]
     reproduced = sorted(r.case_name for r in runs if r.status == "reproduced" and r.error_id == error_id)

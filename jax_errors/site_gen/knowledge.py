@@ -39,6 +39,13 @@ class Knowledge:
     situations: tuple[str, ...]
     case: str | None
     path: Path
+    # The ids this error had at older releases (reworded, or its raise moved to a renamed function):
+    # their cards show this text too, and the file stays valid on a catalogue of those releases.
+    former_ids: tuple[str, ...] = ()
+
+    @property
+    def error_ids(self) -> tuple[str, ...]:
+        return (self.error_id, *self.former_ids)
 
 
 def parse_knowledge(path: Path) -> Knowledge:
@@ -77,6 +84,7 @@ def parse_knowledge(path: Path) -> Knowledge:
         situations=_strings(path, meta, "situations"),
         case=case,
         path=path,
+        former_ids=tuple(i.strip() for i in _strings(path, meta, "former_ids")),
     )
 
 
@@ -101,13 +109,14 @@ class _NoAliasLoader(yaml.SafeLoader):
 
 
 def load_knowledge(folder: Path = DEFAULT_KNOWLEDGE_DIR) -> dict[str, Knowledge]:
-    """Every knowledge file of a folder, by error id (a missing folder has none)."""
+    """Every knowledge file of a folder, by each error id it is about, former ids included (a missing folder has none)."""
     entries: dict[str, Knowledge] = {}
     for path in sorted(Path(folder).glob("*.md")):
         entry = parse_knowledge(path)
-        if entry.error_id in entries:
-            raise KnowledgeError(path, f"error id {entry.error_id} is also in {entries[entry.error_id].path}")
-        entries[entry.error_id] = entry
+        for error_id in entry.error_ids:
+            if error_id in entries:
+                raise KnowledgeError(path, f"error id {error_id} is also in {entries[error_id].path}")
+            entries[error_id] = entry
     return entries
 
 
@@ -133,8 +142,8 @@ def check_knowledge(
             the check that each file's case reproduces its error.
     """
     problems = []
-    for entry in sorted(entries.values(), key=lambda e: e.path):
-        if entry.error_id not in known_ids:
+    for entry in sorted(set(entries.values()), key=lambda e: e.path):
+        if not any(error_id in known_ids for error_id in entry.error_ids):
             problems.append(KnowledgeProblem(entry.path, f"error id {entry.error_id} is not in the catalogue"))
         if entry.case is None:
             continue
@@ -146,6 +155,6 @@ def check_knowledge(
         status, error_id = reproduced.get(entry.case, ("not run", None))
         if status != "reproduced":
             problems.append(KnowledgeProblem(entry.path, f"case {entry.case} is {status}"))
-        elif error_id != entry.error_id:
+        elif error_id not in entry.error_ids:
             problems.append(KnowledgeProblem(entry.path, f"case {entry.case} raises {error_id}, not {entry.error_id}"))
     return problems

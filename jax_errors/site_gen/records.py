@@ -170,6 +170,7 @@ def _history(card: Card) -> dict[str, Any]:
         "current": history.last is None, "retired_since": _optional_snapshot(history.retired_since),
         "versions": list(history.versions),
         "reworded_from": links(history.reworded_from), "reworded_to": links(history.reworded_to),
+        "moved_from": links(history.moved_from), "moved_to": links(history.moved_to),
     }
 
 

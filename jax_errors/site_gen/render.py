@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 from jax_errors.site_gen.catalogue import Card
 from jax_errors.site_gen.highlight import code_block
 from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, diff_path, github_url, relative_root
-from jax_errors.snapshots import is_commit
+from jax_errors.snapshots import short_commit
 from jax_errors.template import MARKERS
 
 SITE_NAME = "jax-errors"
@@ -71,10 +71,6 @@ def day(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d") if value else ""
 
 
-def short(commit: str) -> str:
-    return commit[:10] if is_commit(commit) else commit
-
-
 def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else (many or word + 's')}"
 
@@ -89,7 +85,7 @@ def environment() -> Environment:
     )
     env.filters.update(
         markdown=markdown, markdown_inline=markdown_inline, message=message, excerpt=excerpt,
-        python=python, day=day, short=short, plural=plural,
+        python=python, day=day, short=short_commit, plural=plural,
     )
     env.globals.update(
         site_name=SITE_NAME, repo_url=GITHUB_REPO, card_path=card_path, card_json_path=card_json_path,
