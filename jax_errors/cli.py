@@ -301,28 +301,39 @@ def db_current(db) -> None:
 @jobs_option
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), envvar="JAX_ERRORS_CASE_TIMEOUT",
               help="Seconds one case may run before its worker is killed [default: 120].")
+@click.option("--jax", "versions", multiple=True, metavar="VERSION",
+              help="Run on this jax release instead of the installed one (repeatable), in its own environment.")
 @db_option
-def reproduce(names, cases_dir, jobs, timeout, db) -> None:
+def reproduce(names, cases_dir, jobs, timeout, versions, db) -> None:
     """Run reproduction cases on the installed jax and attribute each error to its raise site.
 
     Each case runs in a worker process (8 virtual CPU devices, traceback filtering off). Results
-    replace the earlier run of the same case on the same jax version.
+    replace the earlier run of the same case on the same jax version. With --jax, each release
+    runs in its own environment, made once with venv and pip under $JAX_ERRORS_CACHE/envs.
+
+    Example: jax-errors reproduce --jax 0.11.2 --jax 0.12.0.1
     """
     from jax_errors.reproduce.case_runner import run_cases
     from jax_errors.reproduce.cases import load_cases
+    from jax_errors.reproduce.environments import ensure_environment
 
     skipped: list = []
     cases = load_cases(cases_dir, names or None, skipped=skipped)
     for problem in skipped:
         click.echo(f"  skipped: {problem}", err=True)
     engine = open_database(db)
-    with progress_bar(f"reproduce {len(cases)} cases") as progress:
-        report = run_cases(engine, cases, jobs=jobs, timeout=timeout, progress=progress)
-    for row in report.results:
-        where = f"{row.path}:{row.lineno} {row.error_id}" if row.path else (row.detail or "")
-        fixed = "" if row.fixed_ok else "  fixed() failed"
-        click.echo(f"{row.status:<16} {row.case_name:<48} {where}{fixed}")
-    click.echo(report.summary())
+    for version in versions or [None]:
+        environment = None
+        if version is not None:
+            with console.status(f"making the environment of jax {version} (once)"):
+                environment = ensure_environment(version)
+        with progress_bar(f"reproduce {len(cases)} cases" + (f" on jax {version}" if version else "")) as progress:
+            report = run_cases(engine, cases, jobs=jobs, timeout=timeout, progress=progress, environment=environment)
+        for row in report.results:
+            where = f"{row.path}:{row.lineno} {row.error_id}" if row.path else (row.detail or "")
+            fixed = "" if row.fixed_ok else "  fixed() failed"
+            click.echo(f"{row.status:<16} {row.case_name:<48} {where}{fixed}")
+        click.echo(report.summary())
     if skipped:
         raise click.ClickException(f"{len(skipped)} case files could not be read; the others ran (see above)")
 

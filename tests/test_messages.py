@@ -161,7 +161,16 @@ def test_a_bound_format_inside_a_concatenation_and_a_caught_error_in_an_f_string
             except RuntimeError as e:
                 raise ValueError(f"compilation failed: {e}") from e
     ''')
+    # An f-string's value is a placeholder, the text around it kept; `str(e)` alone is another error's words.
     assert caught.template.text == "compilation failed: {e}" and caught.template.complete
+    wrapped = raised('''
+        def f(g):
+            try:
+                g()
+            except RuntimeError as exc:
+                raise ValueError(str(exc)) from exc
+    ''')
+    assert wrapped.template.text == "{str(exc)}" and not wrapped.template.complete
 
 
 def test_conditionals_and_repeated_text():
@@ -390,3 +399,20 @@ def test_a_call_is_words_made_elsewhere_when_it_is_the_whole_message_or_named_so
     value = raised("def f(frame):\n    raise ValueError('Leaked at ' + summarize(frame))").template
     assert [t.complete for t in (whole, named, value)] == [False, False, True]
     assert value.text == "Leaked at {summarize(frame)}"
+
+
+def test_a_method_of_the_class_that_makes_the_exception_words_it():
+    site = raised('''
+        class Parser:
+            def parse_err(self, tok, detail):
+                msg = f"syntax error in symbolic shape {self.spec}: {detail}. "
+                if tok is not None:
+                    msg += f"Parsed '{tok.line}'."
+                return ValueError(msg)
+
+            def f(self, tok):
+                raise self.parse_err(tok, "expecting integer")
+    ''', "Parser.f")
+    assert (site.exc_class, site.template.text) == (
+        "ValueError", "syntax error in symbolic shape {self.spec}: expecting integer. Parsed '{tok.line}'.")
+    assert "factory" in site.template.forms and site.template.spelled_out

@@ -138,3 +138,35 @@ def test_an_index_that_cannot_be_read_is_one_line(tmp_path, monkeypatch):
     result = crawl(tmp_path / "catalogue.db", "0.0.1")
     assert result.exit_code == 1
     assert result.output.strip().startswith("Error: cannot read the package index at file://")
+
+
+def test_a_catalogue_of_releases_builds_and_its_records_name_their_origin(tmp_path, index_env):
+    index_env()
+    db = tmp_path / "catalogue.db"
+    assert crawl(db, "0.0.1", "0.0.2").exit_code == 0
+    result = CliRunner().invoke(cli, ["build", "--db", str(db), "--out", str(tmp_path / "site"), "--no-search",
+                                      "--knowledge", str(tmp_path / "none"), "--cases", str(tmp_path / "none")])
+    assert result.exit_code == 0, result.output
+    record = json.loads(next((tmp_path / "site" / "api" / "errors").glob("*.json")).read_text())
+    assert record["history"]["first"]["origin"] == "wheel"
+
+
+def test_every_snapshot_origin_is_one_the_published_schemas_allow():
+    from jax_errors.crawler.sources import ORIGINS
+    from jax_errors.site_gen.records import SCHEMA_DIR
+
+    for name in ("error.schema.json", "index.schema.json"):
+        text = (SCHEMA_DIR / name).read_text()
+        enums = [e for e in _enums(json.loads(text)) if "git" in e]
+        assert enums and all(tuple(e) == ORIGINS for e in enums), name
+
+
+def _enums(node):
+    if isinstance(node, dict):
+        if "enum" in node:
+            yield node["enum"]
+        for value in node.values():
+            yield from _enums(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _enums(value)

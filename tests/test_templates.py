@@ -19,7 +19,7 @@ def template(source: str) -> Template:
     ('"%(name)s is bad" % {"name": n}', "{n} is bad", {"percent"}),
     ('"one %r" % x', "one {x}", {"percent"}),
     ('"shape {} vs {name} and {0.dtype}".format(a.shape, name=b)', "shape {a.shape} vs {b} and {a.shape.dtype}", {"format"}),
-    ('"x " + str(y) + " z"', "x {str(y)} z", {"concat", "literal"}),
+    ('"x " + str(y) + " z"', "x {str(y)} z", {"concat", "literal", "value"}),
     ('"values: " + ", ".join(names)', "values: {', '.join(names)}", {"concat", "literal", "value"}),
     ('textwrap.dedent("""  indented  """)', "  indented  ", {"literal"}),
 ])

@@ -140,9 +140,13 @@ class ModuleFunctions:
         return variants
 
     def raised_by(self, name: str) -> tuple[ast.expr, ast.expr | None, MessageResolver] | None:
+        """For a factory of the module that returns an exception (`return E(msg)`): see `raised_by_def`."""
+        return self.raised_by_def(self.defs[name]) if name in self.defs else None
+
+    def raised_by_def(self, function: ast.AST) -> tuple[ast.expr, ast.expr | None, MessageResolver] | None:
         """For a factory that returns an exception (`return E(msg)`): E, its message, and a resolver inside it."""
-        returns, body = self.returns(name)
-        if len(returns) != 1 or self.defs.get(name) in self._inlining:
+        returns, body = self._returns_of(function)
+        if len(returns) != 1 or function in self._inlining:
             return None
         ret = returns[0]
         call = ret.value

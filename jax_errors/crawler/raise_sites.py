@@ -13,7 +13,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "9"
+EXTRACTOR_VERSION = "10"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 
@@ -237,10 +237,13 @@ class RaiseSiteVisitor(StatementVisitor):
         return template.with_form("passed_in")
 
     def _factory(self, call: ast.Call | None) -> tuple[str | None, Template] | None:
-        """`raise make_error(x)`, where a function of this module returns `SomeError(message)`: its class and message."""
-        if call is None or not isinstance(call.func, ast.Name) or self._body().is_local(call.func.id, call.lineno):
+        """`raise make_error(x)` or `raise self.parse_err(x)`, where a function of this module or a method of this
+        class returns `SomeError(message)`: its class and message."""
+        factory = self._factory_def(call) if call is not None else None
+        if factory is None:
             return None
-        made = self.functions.raised_by(call.func.id)
+        function, params = factory
+        made = self.functions.raised_by_def(function)
         if made is None:
             return None
         exc, message, inside = made
@@ -248,8 +251,25 @@ class RaiseSiteVisitor(StatementVisitor):
         if exc_class is None:
             return None
         template = inside.template(message) if message is not None else EMPTY
-        params = self.functions.defs[call.func.id].args
-        return exc_class, bind_arguments(template, params, call).with_form("factory")
+        return exc_class, bind_arguments(template, params, call).with_form("factory")  # type: ignore[arg-type]
+
+    def _factory_def(self, call: ast.Call) -> tuple[ast.AST, ast.arguments] | None:
+        """The function a factory call names, with the parameters the call's arguments go to."""
+        func = call.func
+        if isinstance(func, ast.Name) and not self._body().is_local(func.id, call.lineno) \
+                and func.id in self.functions.defs:
+            function = self.functions.defs[func.id]
+            return function, function.args
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            owner = next((s.node for s in reversed(self.scopes) if s.is_class), None)
+            method = next((n for n in getattr(owner, "body", []) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                           and n.name == func.attr), None)
+            if method is not None and method.args.args:
+                params = ast.arguments(posonlyargs=[], args=method.args.args[1:], vararg=method.args.vararg,
+                                       kwonlyargs=method.args.kwonlyargs, kw_defaults=method.args.kw_defaults,
+                                       kwarg=method.args.kwarg, defaults=method.args.defaults)
+                return method, params
+        return None
 
     # Messages ---------------------------------------------------------------------------------
     def _function(self) -> ast.AST:

@@ -10,6 +10,9 @@ from datetime import datetime
 from jax_errors.snapshots import snapshot_label
 
 PACKAGE_DIR = "jax"
+# Where a snapshot's files were read: a git commit, the installed package, a release's wheel or
+# source archive from the package index, or a plain folder.
+ORIGINS = ("git", "installed", "wheel", "sdist", "folder")
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class SourceSnapshot:
     """The files of one pinned JAX state, plus what pins it."""
 
     commit: str
-    origin: str  # "git", "installed" or "folder"
+    origin: str  # one of ORIGINS
     source: str  # repository path, or the installed package's folder
     files: Sequence[SourceFile]
     tag: str | None = None

@@ -28,12 +28,13 @@ _STRING_WRAPPERS = {"dedent", "cleandoc", "strip", "rstrip", "lstrip", "fill"}
 # Builtins whose result is a value, never a message's words: `raise TypeError(type(x))`.
 _VALUE_BUILTINS = frozenset({"type", "len", "int", "float", "bool", "tuple", "list", "set", "sorted", "id", "hex",
                              "min", "max", "abs", "getattr", "hash", "ord", "chr"})
+_CONVERSIONS = _VALUE_BUILTINS | {"str", "repr", "format"}
 # A name (or attribute) like these holds words made elsewhere: a message passed in, a caught exception,
 # a reason. Left unresolved, it is an opaque piece; any other unresolved name is a value shown as it is.
 _MESSAGE_NAME = re.compile(
     r"(?:^|_)(?:msgs?|messages?|errs?|errors?|exc|exceptions?|e|ex|reasons?|text|txt|warnings?|details?|"
-    r"explanations?|hints?|info|desc|description|traceback|tb|why|problems?|s|str|string|summary|notes?|"
-    r"suffix|prefix|header|footer|context|extra)$",
+    r"explanations?|hints?|desc|description|traceback|tb|why|problems?|s|str|string|summary|notes?|"
+    r"suffix|prefix|header|footer|extra)$",
     re.IGNORECASE,
 )
 CLOSERS = frozenset(OPENERS.values())
@@ -136,7 +137,7 @@ class _Builder:
         for value in node.values:
             if isinstance(value, ast.Constant):
                 result = result + literal(str(value.value))
-            else:
+            else:  # an interpolated value: shown as its expression, whatever it holds
                 result = result + Template((Part("expr", _formatted_value_text(value)),))
         return result
 
@@ -144,30 +145,41 @@ class _Builder:
         resolved = self.resolve_name(node)
         if resolved is not None:
             return resolved.with_form("variable")
-        return self._value(node, node.id)
+        return self._value(node)
 
     def build_attribute(self, node: ast.Attribute) -> Template:
-        return self._value(node, node.attr)
+        return self._value(node)
 
-    def _value(self, node: ast.expr, name: str) -> Template:
-        """An unresolved name or attribute: a value shown as it is, or words made elsewhere (opaque)."""
-        if _MESSAGE_NAME.search(name) or isinstance(node, ast.Name) and self.resolver.holds_words(name):
+    def _value(self, node: ast.expr) -> Template:
+        """An expression whose text is not resolved: a value shown as it is, or words made elsewhere (opaque)."""
+        if self._holds_words(node):
             return placeholder(node, "opaque")
         return placeholder(node).with_form("value")
 
+    def _holds_words(self, node: ast.expr) -> bool:
+        """Whether the expression carries words made elsewhere: it names a message (`msg`, `err.message`,
+        `x._origin_msg()`), a caught exception, or a module name given text."""
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Name) and inner.id not in _CONVERSIONS \
+                    and (_MESSAGE_NAME.search(inner.id) or self.resolver.holds_words(inner.id)):
+                return True
+            if isinstance(inner, ast.Attribute) and _MESSAGE_NAME.search(inner.attr):
+                return True
+        return False
+
     def build_tuple(self, node: ast.expr) -> Template:
-        return placeholder(node).with_form("value")  # `raise TypeError((a, b))`: a value, not words
+        return self._value(node)  # `raise TypeError((a, b))`: a value, not words
 
     build_list = build_compare = build_dict = build_set = build_tuple
     build_listcomp = build_setcomp = build_dictcomp = build_generatorexp = build_tuple
 
     def build_unaryop(self, node: ast.UnaryOp) -> Template:
-        return placeholder(node).with_form("value")
+        return self._value(node)
 
     def build_boolop(self, node: ast.BoolOp) -> Template:
         if any(self._is_stringy(value) for value in node.values):  # `msg or "default"`: one of them
             return alternatives([self.build(value) for value in node.values])
-        return placeholder(node).with_form("value")
+        return self._value(node)
 
     def build_ifexp(self, node: ast.IfExp) -> Template:
         return alternatives([self.build(node.body), self.build(node.orelse)])
@@ -182,7 +194,7 @@ class _Builder:
         if isinstance(node.op, ast.Mod) and self._is_stringy(node.left):
             return self._percent(self.build(node.left), node.right).with_form("percent")
         if not (self._is_stringy(node.left) or self._is_stringy(node.right)):
-            return placeholder(node).with_form("value")  # `32 // bitwidth`: a number
+            return self._value(node)  # `32 // bitwidth`: a number
         return placeholder(node, "opaque")
 
     def build_call(self, node: ast.Call) -> Template:
@@ -193,7 +205,7 @@ class _Builder:
             arg = node.args[0]
             if func.id == "str" and self._is_stringy(arg):
                 return self.build(arg)
-            return placeholder(node)
+            return self._value(node)  # `str(x.shape)`, but `str(exc)` carries another error's words
         name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         if name in _STRING_WRAPPERS and node.args and self._is_stringy(node.args[0]):
             return self.build(node.args[0])  # textwrap.dedent("...") and friends keep the words
@@ -202,13 +214,13 @@ class _Builder:
         if isinstance(func, ast.Attribute) and func.attr == "join" and self._separator(func.value) is not None:
             return self._join(node)
         if isinstance(func, ast.Name) and func.id in _VALUE_BUILTINS and not self.resolver.shadows(func.id):
-            return placeholder(node).with_form("value")
+            return placeholder(node).with_form("value")  # `type(err)` is a value whatever it is given
         helper = self.resolver.resolve_call(node)
         if helper is not None:
             return helper.with_form("helper")
         if node is self.root or self.resolver.is_helper(node):
             return placeholder(node, "opaque")  # `raise E(make_message(x))`: the whole message, made elsewhere
-        return self._value(node, name or "")  # `"..." + summarize(frame)`: a value, unless named as words
+        return self._value(node)  # `"..." + summarize(frame)`: a value, unless it names words
 
     def _separator(self, node: ast.expr) -> str | None:
         """The text of a join's separator: a string literal, or a name bound to one (`sep = "\\n"`)."""
@@ -228,17 +240,14 @@ class _Builder:
         else:
             elements = self.resolver.resolve_list(arg) if isinstance(arg, ast.Name) else None
         if elements is None or separator is None:
-            return placeholder(node).with_form("value")  # ", ".join(names)
+            return self._value(node)  # ", ".join(names)
         return join_elements(separator, elements).with_form("list")
 
     def build_subscript(self, node: ast.Subscript) -> Template:
         cut = _negative_stop(node.slice)
         if cut is not None and self._is_stringy(node.value):
             return without_tail(self.build(node.value), cut)
-        base: ast.expr = node
-        while isinstance(base, (ast.Subscript, ast.Attribute)):
-            base = base.value
-        return self._value(node, base.id if isinstance(base, ast.Name) else "")  # `msgs[0][2:]` is words
+        return self._value(node)  # `shape[0]` is a value, `msgs[0][2:]` words
 
     def _is_stringy(self, node: ast.expr) -> bool:
         if isinstance(node, ast.Constant):

@@ -20,6 +20,7 @@ from jax_errors.exceptions import SnapshotNotFoundError
 from jax_errors.progress import Progress
 from jax_errors.reproduce.attribution import STATUSES, Attribution, attribute
 from jax_errors.reproduce.cases import Case
+from jax_errors.reproduce.environments import JaxEnvironment
 from jax_errors.reproduce.observation import Observation
 from jax_errors.reproduce.pool import WorkerPool
 from jax_errors.reproduce.source_tree import JaxTree
@@ -47,7 +48,7 @@ class RunReport:
 
 def run_cases(
     engine: Engine, cases: Sequence[Case], *, jobs: int = 1, timeout: float | None = None,
-    progress: Progress | None = None, tree: JaxTree | None = None,
+    progress: Progress | None = None, tree: JaxTree | None = None, environment: JaxEnvironment | None = None,
 ) -> RunReport:
     """Run every case in worker processes, attribute its error, and store one row per case.
 
@@ -59,19 +60,23 @@ def run_cases(
         jobs: how many worker processes run cases side by side.
         timeout: seconds one case (`trigger()` then `fixed()`) may run; `CASE_TIMEOUT` if None.
         tree: a commit's `jax/` from `source_tree.export_tree`; its snapshot must be crawled.
+        environment: another jax release's environment (`environments.ensure_environment`); its
+            installed jax is crawled first when missing, and the runs are filed under its version.
     Raises:
         WorkerError: a worker process cannot start (with a tree: often its jax refusing the jaxlib).
         SnapshotNotFoundError: `tree`'s commit is not crawled.
     """
     started = time.perf_counter()
-    if tree is None:
-        snapshot_id, version = ensure_installed_snapshot(engine, jobs=jobs, progress=progress)
-        jax_dir = installed_jax_dir()
-    else:
+    if tree is not None:
         snapshot_id, version = tree_snapshot(engine, tree)
-        jax_dir = tree.jax_dir
+        jax_dir, pythonpath, python = tree.jax_dir, tree.root, None
+    else:
+        jax_dir = environment.jax_dir if environment else installed_jax_dir()
+        snapshot_id, version = ensure_installed_snapshot(engine, jobs=jobs, progress=progress, package_dir=jax_dir)
+        pythonpath = environment.harness_path if environment else None
+        python = environment.python if environment else None
     pool = WorkerPool(jobs=max(1, min(jobs, len(cases))), timeout=timeout or CASE_TIMEOUT,
-                      pythonpath=tree.root if tree else None)
+                      pythonpath=pythonpath, python=python)
     results: list[Reproduction] = []
     if progress:
         progress(0, len(cases), "")
@@ -83,9 +88,10 @@ def run_cases(
     return RunReport(version, results, time.perf_counter() - started)
 
 
-def ensure_installed_snapshot(engine: Engine, *, jobs: int = 1, progress: Progress | None = None) -> tuple[int, str]:
-    """The id and version of the installed jax's snapshot, crawling it first if it is missing."""
-    source = installed_snapshot()
+def ensure_installed_snapshot(engine: Engine, *, jobs: int = 1, progress: Progress | None = None,
+                              package_dir: Path | None = None) -> tuple[int, str]:
+    """The id and version of an installed jax's snapshot (this environment's by default), crawled if missing."""
+    source = installed_snapshot(package_dir)
     snapshot_id = ensure_crawled(engine, source.commit, lambda: source, jobs=jobs, progress=progress)
     return snapshot_id, source.version or source.commit
 

@@ -37,12 +37,13 @@ STDERR_TAIL = 2000
 class Worker:
     """One worker process: send it requests, read its replies with a deadline."""
 
-    def __init__(self, *, startup_timeout: float = STARTUP_TIMEOUT, pythonpath: Path | None = None) -> None:
+    def __init__(self, *, startup_timeout: float = STARTUP_TIMEOUT, pythonpath: Path | None = None,
+                 python: Path | None = None) -> None:
         self._stderr = tempfile.TemporaryFile()
         self._stderr_mark = 0
         self._buffer = b""
         self.process = spawn(
-            [sys.executable, "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [str(python or sys.executable), "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self._stderr, env=worker_environment(pythonpath),
         )
         try:
@@ -162,9 +163,10 @@ class WorkerPool:
     """`jobs` worker slots, each running cases one after another on its own worker process."""
 
     def __init__(self, *, jobs: int = 1, timeout: float, startup_timeout: float = STARTUP_TIMEOUT,
-                 pythonpath: Path | None = None) -> None:
+                 pythonpath: Path | None = None, python: Path | None = None) -> None:
         self.jobs = jobs
         self.pythonpath = pythonpath
+        self.python = python  # another environment's interpreter (see `environments`), else this one
         self.timeout = timeout
         self.startup_timeout = startup_timeout
         self._local = threading.local()
@@ -196,7 +198,7 @@ class WorkerPool:
         if worker is None or not worker.alive:
             if self._closed:
                 raise WorkerError("the worker pool is closed")
-            worker = Worker(startup_timeout=self.startup_timeout, pythonpath=self.pythonpath)
+            worker = Worker(startup_timeout=self.startup_timeout, pythonpath=self.pythonpath, python=self.python)
             with self._lock:
                 if self._closed:  # closed while this worker started: it would outlive the pool
                     worker.close()

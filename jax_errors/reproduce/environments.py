@@ -1,0 +1,99 @@
+"""One Python environment per jax release, made once with venv and pip, for running cases on that release.
+
+`reproduce --jax 0.11.2` needs jax and the matching jaxlib of that release, which the project's own
+environment cannot hold beside its pinned one. Each release gets `$JAX_ERRORS_CACHE/envs/jax-X.Y.Z`:
+a venv of this interpreter with `jax==X.Y.Z jaxlib==X.Y.Z` installed by pip, marked complete only
+once pip succeeded (a half-made one is made again, a failed one removed). The harness's worker needs nothing but the
+standard library and the `jax_errors` package, which goes on the worker's `PYTHONPATH` from a
+folder holding only a link to it, so the environment's own jax is the one imported.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import jax_errors
+from jax_errors.crawler.sources import PACKAGE_DIR
+from jax_errors.exceptions import WorkerError
+
+COMPLETE = ".complete"
+INSTALL_TIMEOUT = 1800
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("JAX_ERRORS_CACHE", Path.home() / ".cache" / "jax-errors")) / "envs"
+
+
+@dataclass(frozen=True)
+class JaxEnvironment:
+    """A Python environment with one jax release installed."""
+
+    version: str
+    root: Path
+
+    @property
+    def python(self) -> Path:
+        return self.root / "bin" / "python"
+
+    @property
+    def jax_dir(self) -> Path:
+        """The environment's installed `jax/` package."""
+        found = sorted(self.root.glob(f"lib/python*/site-packages/{PACKAGE_DIR}"))
+        if not found:
+            raise WorkerError(f"the environment {self.root} has no installed jax")
+        return found[0]
+
+    @property
+    def harness_path(self) -> Path:
+        """A folder holding only the `jax_errors` package: what the worker imports besides jax."""
+        return self.root / "harness"
+
+
+def ensure_environment(version: str, *, cache: Path | None = None) -> JaxEnvironment:
+    """The environment of jax `version`, made the first time it is asked for.
+
+    Raises:
+        WorkerError: pip cannot install that release here (unknown, or no jaxlib for this Python).
+    """
+    cache = cache or cache_dir()
+    target = cache / f"jax-{version}"
+    environment = JaxEnvironment(version, target)
+    if (target / COMPLETE).exists():
+        return environment
+    shutil.rmtree(target, ignore_errors=True)  # a half-made one, from a run cut short
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _run([sys.executable, "-m", "venv", str(target)], f"cannot make an environment for jax {version}")
+        _run([str(environment.python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+              f"jax=={version}", f"jaxlib=={version}"],
+             f"cannot install jax {version} and jaxlib {version} for Python {sys.version_info.major}."
+             f"{sys.version_info.minor}")
+    except BaseException:
+        shutil.rmtree(target, ignore_errors=True)
+        raise
+    _link_harness(environment)
+    (target / COMPLETE).touch()
+    return environment
+
+
+def _link_harness(environment: JaxEnvironment) -> None:
+    environment.harness_path.mkdir(exist_ok=True)
+    link = environment.harness_path / "jax_errors"
+    if not link.exists():
+        link.symlink_to(Path(jax_errors.__file__).resolve().parent, target_is_directory=True)
+
+
+def _run(command: list[str], failure: str) -> None:
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+    except subprocess.TimeoutExpired as error:
+        raise WorkerError(f"{failure}: it took over {INSTALL_TIMEOUT} s") from error
+    if done.returncode != 0:
+        lines = [line.strip() for line in done.stderr.splitlines()
+                 if line.strip() and not line.startswith("WARNING: Location")]
+        raise WorkerError(f"{failure}: {lines[-1] if lines else f'exit code {done.returncode}'}")
