@@ -21,6 +21,7 @@ MARKERS = frozenset(OPENERS) | frozenset(OPENERS.values())
 _REGEX = {"opt_begin": "(?:", "opt_end": ")?", "rep_begin": "(?:", "rep_end": ")*"}
 TITLE_LENGTH = 120
 _ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
+_WORD = re.compile(r"[^\W_]")  # a letter or a digit
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class Template:
                 pieces.append(p.text if p.kind == "lit" else "…")
         # Placeholders next to each other, or joined by punctuation alone, read as one: `….…` is `…`.
         text = _ADJACENT_PLACEHOLDERS.sub("…", " ".join("".join(pieces).split()))
-        if not text.strip("… "):
+        if not _WORD.search(text):  # placeholders and punctuation alone: no title
             return ""
         return text if len(text) <= TITLE_LENGTH else text[:TITLE_LENGTH - 1].rstrip() + "…"
 
@@ -70,8 +71,8 @@ class Template:
 
     @property
     def has_words(self) -> bool:
-        """Whether the source spells out any text of the message."""
-        return any(p.kind == "lit" and p.text.strip() for p in self.parts)
+        """Whether the source spells out any word of the message (punctuation alone, `{a} != {b}`, is none)."""
+        return any(p.kind == "lit" and _WORD.search(p.text) for p in self.parts)
 
     @property
     def complete(self) -> bool:

@@ -297,3 +297,45 @@ def test_a_corrupt_git_object_is_one_clear_error_and_loses_nothing(fresh_db, git
     with Session(fresh_db) as session:
         assert find_snapshot(session, "jax-v0.0.2") is None
         assert find_snapshot(session, "jax-v0.0.1").site_count == 2
+
+
+def test_test_code_is_not_crawled_but_the_public_test_utilities_are(fresh_db, git_repo):
+    skip = "import unittest\n\ndef skip(reason):\n    raise unittest.SkipTest(reason)\n"
+    user_facing = "def check_grads(f, order):\n    if order < 1:\n        raise ValueError(f'order must be >= 1, got {order}')\n"
+    git_repo.commit({
+        "jax/_src/core.py": "def f(x):\n    raise TypeError(f'bad {x}')\n",
+        "jax/_src/test_util.py": skip,
+        "jax/_src/internal_test_util/harness.py": skip,
+        "jax/experimental/jax2tf/tests/jax2tf_test.py": skip,
+        "jax/experimental/mosaic/gpu/examples/matmul.py": skip,
+        "jax/experimental/array_serialization/serialization_test.py": skip,
+        "jax/_src/hypothesis_test_util.py": skip,
+        "jax/_src/public_test_util.py": user_facing,
+        "jax/example_libraries/optimizers.py": "def make(step):\n    raise TypeError(f'bad step {step}')\n",
+    }, "with tests", tag="jax-v0.0.1")
+    report = crawl(fresh_db, git_repo, "jax-v0.0.1")
+    with Session(fresh_db) as session:
+        paths = set(session.scalars(select(Occurrence.path)))
+        classes = set(session.scalars(select(RaiseSite.exc_class)))
+    assert paths == {"jax/_src/core.py", "jax/_src/public_test_util.py", "jax/example_libraries/optimizers.py"}
+    assert report.files == 3 and "unittest.SkipTest" not in classes
+
+
+def test_an_upgrade_drops_test_code_from_snapshots_placed_before(fresh_db, git_repo, monkeypatch):
+    """A snapshot placed when test code still counted loses it when its blobs are scanned again."""
+    from jax_errors.crawler import raise_sites, sources, store
+
+    git_repo.commit({"jax/_src/core.py": "def f(x):\n    raise TypeError(f'bad {x}')\n",
+                     "jax/_src/test_util.py": "def skip():\n    raise RuntimeError('skip')\n"}, "one", tag="jax-v0.0.1")
+    git_repo.commit({"jax/_src/core.py": "def f(x):\n    raise TypeError(f'bad {x}')\n",
+                     "jax/_src/test_util.py": "def skip():\n    raise RuntimeError('skip!')\n"}, "two", tag="jax-v0.0.2")
+    with monkeypatch.context() as older:
+        older.setattr(sources, "is_test_code", lambda path: False)
+        older.setattr(store, "EXTRACTOR_VERSION", "old")
+        older.setattr(raise_sites, "EXTRACTOR_VERSION", "old")
+        crawl(fresh_db, git_repo, "jax-v0.0.1")
+    crawl(fresh_db, git_repo, "jax-v0.0.2")
+    with Session(fresh_db) as session:
+        first = find_snapshot(session, "jax-v0.0.1")
+        paths = set(session.scalars(select(Occurrence.path).where(Occurrence.snapshot_id == first.id)))
+        assert paths == {"jax/_src/core.py"} and first.file_count == 1

@@ -61,3 +61,11 @@ def test_regex_escapes_literal_metacharacters():
     regex = template_regex(template('"got <class \'int\'> (x+y)*"'))
     assert regex.fullmatch("got <class 'int'> (x+y)*")
     assert not regex.fullmatch("got <class 'int'> xx+yy")
+
+
+def test_punctuation_between_values_is_no_words():
+    from jax_errors.template import Part, Template
+
+    compared = Template((Part("expr", "out_tree"), Part("lit", "\n!=\n"), Part("expr", "out_tree_")))
+    assert not compared.has_words and compared.title == "" and compared.complete
+    assert Template((Part("lit", "got "), Part("expr", "x"))).has_words

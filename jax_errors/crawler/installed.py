@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
-from jax_errors.crawler.sources import PACKAGE_DIR, SourceFile, SourceSnapshot
+from jax_errors.crawler.sources import PACKAGE_DIR, SourceFile, SourceSnapshot, is_package_source
 from jax_errors.exceptions import JaxNotInstalledError, SourceError
 from jax_errors.snapshots import release_tag
 
@@ -75,5 +75,6 @@ def installed_snapshot(package_dir: Path | None = None) -> SourceSnapshot:
     """The installed package's Python files, pinned to its version, tag and commit."""
     package_dir = package_dir or installed_jax_dir()
     root = package_dir.parent
-    files = ((file.relative_to(root).as_posix(), file.read_bytes()) for file in package_dir.rglob("*.py"))
+    files = ((path, file.read_bytes()) for file in package_dir.rglob("*.py")
+             if is_package_source(path := file.relative_to(root).as_posix()))
     return package_snapshot(files, origin="installed", source=str(package_dir))

@@ -13,7 +13,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "10"
+EXTRACTOR_VERSION = "11"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 

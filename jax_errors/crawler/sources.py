@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,4 +53,20 @@ def git_blob_sha(data: bytes) -> str:
 
 
 def is_package_source(path: str) -> bool:
-    return path.startswith(PACKAGE_DIR + "/") and path.endswith(".py")
+    """Whether a path is a `.py` file of the jax package that users' code runs: not its test code."""
+    return path.startswith(PACKAGE_DIR + "/") and path.endswith(".py") and not is_test_code(path)
+
+
+# Code only JAX's own tests run: folders of tests and examples (wheels leave most out), test
+# utilities (`jax/_src/test_util.py` raises `unittest.SkipTest`), and test data. Users do call
+# `jax.test_util.check_grads`, whose errors are in `public_test_util.py`.
+_TEST_FOLDERS = frozenset({"tests", "examples", "internal_test_util"})
+_TEST_FILE = re.compile(r"(?:test_\w*|\w*_test|\w*_test_util)\.py")
+_USER_FACING_TEST_FILES = frozenset({"public_test_util.py"})
+
+
+def is_test_code(path: str) -> bool:
+    *folders, name = path.split("/")
+    if name in _USER_FACING_TEST_FILES:
+        return False
+    return bool(_TEST_FOLDERS.intersection(folders)) or _TEST_FILE.fullmatch(name) is not None

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from jax_errors.crawler.ids import base_ids, error_ids
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, RaiseSite
+from jax_errors.crawler.sources import is_package_source
 from jax_errors.db.models import Blob, ConfirmedTrigger, Occurrence, Reproduction, Snapshot, SnapshotFile, StaticLink
 from jax_errors.db.models import RaiseSite as RaiseSiteRow
 from jax_errors.db.queries import WORDING_KINDS, chunks
@@ -208,7 +209,10 @@ def follow_rescanned_blobs(session: Session, shas: Iterable[str], *, crawled: Sn
         ))
     for snapshot in session.scalars(select(Snapshot).where(Snapshot.id.in_(holders)).order_by(Snapshot.id)):
         files = list(session.scalars(select(SnapshotFile).where(SnapshotFile.snapshot_id == snapshot.id)))
-        store_occurrences(session, snapshot, files)
+        kept = [f for f in files if is_package_source(f.path)]  # test code left out since it was placed
+        if len(kept) != len(files):
+            store_files(session, snapshot, kept)
+        store_occurrences(session, snapshot, kept)
         count(session, snapshot)
     for chunk in chunks(shas):
         _follow_error_ids(session, select(RaiseSiteRow.id).where(RaiseSiteRow.blob_sha.in_(chunk)))
