@@ -29,8 +29,9 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 class ModuleFunctions:
     """The module-level functions of one module, and what each returns."""
 
-    def __init__(self, tree: ast.Module) -> None:
+    def __init__(self, tree: ast.Module, source: str | None = None) -> None:
         self.tree = tree
+        self.source = source  # the module's text, when known: a quick look before walking the tree
         self.defs = {node.name: node for node in tree.body if isinstance(node, _FUNCTIONS)}
         self._bodies: dict[int, FunctionBody] = {}
         self._returned: dict[int, Template | None] = {}
@@ -105,6 +106,12 @@ class ModuleFunctions:
             self._constants[name] = template if template is not None and template.spelled_out else None
         return self._constants[name]
 
+    def _may_call(self, name: str) -> bool:
+        """Whether the module's text calls `name` anywhere but in its `def` (always True without the text)."""
+        if self.source is None:
+            return True
+        return re.search(rf"(?<!def )(?<![\w.]){re.escape(name)}\s*\(", self.source) is not None
+
     @cached_property
     def _calls(self) -> dict[str, list[tuple[FunctionBody, ast.stmt, ast.Call]]]:
         """Calls of the module's functions, by name, with the body and statement each stands in."""
@@ -122,6 +129,8 @@ class ModuleFunctions:
 
     def passed_in(self, name: str, parameter: str) -> list[Template]:
         """What the module's calls of function `name` pass as `parameter`, each as its caller builds it (with words)."""
+        if not self._may_call(name):
+            return []  # called from other modules only: no need to index the module's calls
         params = self.defs[name].args
         positional = [a.arg for a in (*params.posonlyargs, *params.args)]
         index = positional.index(parameter) if parameter in positional else None

@@ -73,7 +73,7 @@ class RaiseSiteVisitor(StatementVisitor):
         self.lines = lines
         self.imports = ImportTable(tree, module=module_name(path), is_package=path.endswith("__init__.py"))
         self.sites: list[RaiseSite] = []
-        self.functions = ModuleFunctions(tree)
+        self.functions = ModuleFunctions(tree, "\n".join(lines))
         self._bodies: dict[ast.AST, FunctionBody] = {}
 
     def new_scope(self, name: str, node: ast.AST) -> _Scope:
