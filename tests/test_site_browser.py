@@ -150,3 +150,19 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     assert sum(1 for e in expected if e) >= 45  # the comparison covers real matches, not empty lists
     assert got == expected
     assert page.errors == []
+
+
+def test_no_page_is_wider_than_a_phone(browser, base_url, built_site):
+    """At 390 px, cards, the home page and the change pages fit: long code scrolls inside its own box."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    cards = sorted(p.name for p in (built_site.out / "errors").glob("*.html"))[::25]  # a spread of about 220
+    pages = ["index.html", "diffs/index.html", "search.html", f"errors/{SEED_ID}.html"] + [f"errors/{n}" for n in cards]
+    wide = []
+    for name in pages:
+        page.goto(base_url + name)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide.append((name, width))
+    context.close()
+    assert wide == []
