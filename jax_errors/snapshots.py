@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from datetime import datetime
+from typing import TypeVar
 
 RELEASE_TAG_PREFIX = "jax-v"
+T = TypeVar("T")
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 
 
@@ -44,3 +48,14 @@ def release_of(version: str | None, tag: str | None) -> str | None:
     if version:
         return version
     return tag.removeprefix(RELEASE_TAG_PREFIX) if tag and tag.startswith(RELEASE_TAG_PREFIX) else None
+
+
+def in_release_order(items: list[T], release: Callable[[T], str | None], date: Callable[[T], datetime | None]) -> list[T]:
+    """Releases by version (0.4.38 after 0.4.9, whatever their dates); each other commit after the last
+    release dated before it (undated ones last)."""
+    ordered = sorted((i for i in items if release(i)), key=lambda i: version_key(release(i) or ""))
+    for other in sorted((i for i in items if not release(i)), key=lambda i: (date(i) is None, date(i) or datetime.min)):
+        when = date(other)
+        before = [n for n, i in enumerate(ordered) if when is not None and (d := date(i)) is not None and d <= when]
+        ordered.insert(before[-1] + 1 if before else (0 if when is not None else len(ordered)), other)
+    return ordered

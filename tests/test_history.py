@@ -186,3 +186,17 @@ def test_a_live_card_takes_the_curated_text_of_its_predecessor(fresh_db, git_rep
     assert cards[new.error_id].knowledge.title == "Missing fields"
     assert [link.error_id for link in cards[old.error_id].history.moved_to] == [new.error_id]
     assert cards[old.error_id].history.retired_since is not None
+
+
+def test_stats_order_releases_by_version_and_commits_after_the_release_before_them():
+    from datetime import datetime
+
+    from jax_errors.snapshots import in_release_order
+
+    snaps = [  # (name, release, date): 0.4.38 was uploaded after 0.5.0, the commit between 0.5.0 and 0.5.1
+        ("0.5.1", "0.5.1", datetime(2025, 3, 1)), ("0.4.9", "0.4.9", datetime(2023, 5, 1)),
+        ("head", None, datetime(2025, 2, 1)), ("0.4.38", "0.4.38", datetime(2025, 1, 20)),
+        ("0.5.0", "0.5.0", datetime(2025, 1, 17)), ("undated", None, None), ("0.4.10", "0.4.10", None),
+    ]
+    ordered = in_release_order(snaps, lambda s: s[1], lambda s: s[2])
+    assert [s[0] for s in ordered] == ["0.4.9", "0.4.10", "0.4.38", "0.5.0", "head", "0.5.1", "undated"]

@@ -24,7 +24,7 @@ from jax_errors.exceptions import SnapshotNotFoundError
 T = TypeVar("T")
 # Kinds of rows that are no raise: the words a class or a function builds for raises elsewhere.
 WORDING_KINDS = ("class_message", "function_message")
-from jax_errors.snapshots import snapshot_label
+from jax_errors.snapshots import in_release_order, release_of, snapshot_label
 from jax_errors.template import Template, Wording
 
 CHUNK = 500
@@ -81,12 +81,13 @@ def require_snapshot(session: Session, label: str) -> Snapshot:
 
 
 def snapshot_stats(engine: Engine) -> list[SnapshotStats]:
-    """Counts per crawled snapshot, oldest commit first."""
+    """Counts per crawled snapshot: releases by version, other commits after the release before them."""
     has_message = (RaiseSite.kind == "raise") & (RaiseSite.template != "")
     with Session(engine) as session:
         rows = session.execute(
             select(
                 Snapshot.tag, Snapshot.version, Snapshot.commit, Snapshot.file_count, Snapshot.parse_failures,
+                Snapshot.committed_at,
                 func.count(Occurrence.id).filter(RaiseSite.kind.not_in(WORDING_KINDS)),
                 func.count(Occurrence.id).filter(has_message),
                 func.count(Occurrence.id).filter(has_message & RaiseSite.template_complete),
@@ -96,9 +97,10 @@ def snapshot_stats(engine: Engine) -> list[SnapshotStats]:
             .group_by(Snapshot.id)
             .order_by(Snapshot.committed_at, Snapshot.id)
         ).all()
+    rows = in_release_order(list(rows), lambda row: release_of(row.version, row.tag), lambda row: row.committed_at)
     return [
         SnapshotStats(snapshot_label(tag, version, commit), commit, files, sites, messages, complete, failures)
-        for tag, version, commit, files, failures, sites, messages, complete in rows
+        for tag, version, commit, files, failures, _date, sites, messages, complete in rows
     ]
 
 
