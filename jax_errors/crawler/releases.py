@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from jax_errors.cache import cache_folder
 from jax_errors.crawler.installed import package_snapshot
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import PACKAGE_DIR, SourceSnapshot, is_package_source
@@ -40,7 +41,6 @@ from jax_errors.snapshots import is_commit, version_key
 
 INDEX_ENV = "JAX_ERRORS_INDEX_URL"
 DEFAULT_INDEX = "https://pypi.org/simple/"
-CACHE_ENV = "JAX_ERRORS_CACHE"
 # The oldest release `--pypi-all` crawls: the first with a `jax-v` tag, and a pure-Python wheel.
 OLDEST_RELEASE = "0.4.1"
 PROJECT = "jax"
@@ -70,7 +70,7 @@ def index_url() -> str:
 
 
 def download_cache() -> Path:
-    return Path(os.environ.get(CACHE_ENV, Path.home() / ".cache" / "jax-errors")) / "wheels"
+    return cache_folder("wheels")
 
 
 def list_releases(index: str | None = None) -> list[Release]:

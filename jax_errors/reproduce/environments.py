@@ -10,7 +10,6 @@ folder holding only a link to it, so the environment's own jax is the one import
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jax_errors
+from jax_errors.cache import cache_folder
 from jax_errors.crawler.sources import PACKAGE_DIR
 from jax_errors.exceptions import WorkerError
 
@@ -26,7 +26,7 @@ INSTALL_TIMEOUT = 1800
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("JAX_ERRORS_CACHE", Path.home() / ".cache" / "jax-errors")) / "envs"
+    return cache_folder("envs")
 
 
 @dataclass(frozen=True)

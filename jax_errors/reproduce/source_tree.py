@@ -9,13 +9,13 @@ reason. Trees are cached by commit under `JAX_ERRORS_CACHE` (default `~/.cache/j
 from __future__ import annotations
 
 import io
-import os
 import shutil
 import tarfile
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from jax_errors.cache import cache_folder
 from jax_errors.crawler.installed import read_version
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import PACKAGE_DIR
@@ -24,7 +24,7 @@ COMPLETE = ".complete"
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("JAX_ERRORS_CACHE", Path.home() / ".cache" / "jax-errors")) / "trees"
+    return cache_folder("trees")
 
 
 @dataclass(frozen=True)
