@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from jax_errors.crawler.assignments import FunctionBody
 from jax_errors.crawler.imports import ImportTable, module_name
@@ -45,9 +47,21 @@ class RaiseSite:
     excerpt: str
 
 
+class _PendingGuard:
+    """A guard on the visitor's stack: its condition is written out only if a raise stands under it."""
+
+    def __init__(self, kind: str, render: Callable[[], str]) -> None:
+        self.kind = kind
+        self._render = render
+
+    @cached_property
+    def condition(self) -> str:
+        return self._render()
+
+
 @dataclass
 class _Scope(Scope):
-    guards: list[Guard] = field(default_factory=list)
+    guards: list[_PendingGuard] = field(default_factory=list)
 
 
 def extract_raise_sites(source: bytes | str, path: str) -> list[RaiseSite]:
@@ -131,7 +145,7 @@ class RaiseSiteVisitor(StatementVisitor):
         return ".".join(names) or "<module>"
 
     # Guards -----------------------------------------------------------------------------------
-    def _visit_guarded(self, guard: Guard, body: list[ast.stmt]) -> None:
+    def _visit_guarded(self, guard: _PendingGuard, body: list[ast.stmt]) -> None:
         guards = self.scopes[-1].guards
         guards.append(guard)
         try:
@@ -140,26 +154,27 @@ class RaiseSiteVisitor(StatementVisitor):
         finally:
             guards.pop()
 
+    # Conditions are written out only for guards a raise stands under: most `if`s guard none.
     def visit_if(self, node: ast.If) -> None:
-        condition = ast.unparse(node.test)
-        self._visit_guarded(Guard("if", condition), node.body)
+        condition = _PendingGuard("if", lambda: ast.unparse(node.test))
+        self._visit_guarded(condition, node.body)
         if node.orelse:
-            self._visit_guarded(Guard("else", f"not ({condition})"), node.orelse)
+            self._visit_guarded(_PendingGuard("else", lambda: f"not ({condition.condition})"), node.orelse)
 
     def visit_while(self, node: ast.While) -> None:
-        self._visit_guarded(Guard("while", ast.unparse(node.test)), node.body)
+        self._visit_guarded(_PendingGuard("while", lambda: ast.unparse(node.test)), node.body)
         for stmt in node.orelse:
             self.visit(stmt)
 
     def visit_excepthandler(self, node: ast.ExceptHandler) -> None:
-        caught = ast.unparse(node.type) if node.type else "BaseException"
-        self._visit_guarded(Guard("except", caught), node.body)
+        caught = _PendingGuard("except", lambda: ast.unparse(node.type) if node.type else "BaseException")
+        self._visit_guarded(caught, node.body)
 
     def visit_match_case(self, node: ast.match_case) -> None:
-        pattern = ast.unparse(node.pattern)
-        if node.guard:
-            pattern += f" if {ast.unparse(node.guard)}"
-        self._visit_guarded(Guard("case", pattern), node.body)
+        def pattern() -> str:
+            text = ast.unparse(node.pattern)
+            return text + f" if {ast.unparse(node.guard)}" if node.guard else text
+        self._visit_guarded(_PendingGuard("case", pattern), node.body)
 
     # Raises -----------------------------------------------------------------------------------
     def visit_raise(self, node: ast.Raise) -> None:
@@ -170,7 +185,7 @@ class RaiseSiteVisitor(StatementVisitor):
         self.sites.append(self._site(node, kind, exc_class, exc_expr, template, guard, cause))
 
     def _site(self, node: ast.stmt, kind: str, exc_class: str | None, exc_expr: str, template: Template,
-              guard: Guard | None, cause: str | None) -> RaiseSite:
+              guard: Guard | _PendingGuard | None, cause: str | None) -> RaiseSite:
         start = max(1, node.lineno - EXCERPT_CONTEXT)
         end = min(len(self.lines), (node.end_lineno or node.lineno) + EXCERPT_CONTEXT)
         return RaiseSite(
