@@ -38,9 +38,9 @@ class FunctionBody:
     def _loops(self) -> frozenset[int]:
         return frozenset(id(s) for s in self.statements if isinstance(s, _LOOPS))
 
-    def assignments(self, name: str, before: int) -> list[ast.stmt]:
-        """Statements that bind `name` (`=`, `+=`, annotated) before line `before`, in source order."""
-        return [stmt for stmt in self._bindings.get(name, ()) if stmt.lineno < before]
+    def assignments(self, name: str, before: int | None = None) -> list[ast.stmt]:
+        """Statements that bind `name` (`=`, `+=`, annotated) before line `before` (anywhere if None), in source order."""
+        return [stmt for stmt in self._bindings.get(name, ()) if before is None or stmt.lineno < before]
 
     @cached_property
     def _bindings(self) -> dict[str, list[ast.stmt]]:
@@ -53,8 +53,8 @@ class FunctionBody:
             statements.sort(key=_position)
         return found
 
-    def last_assignment(self, name: str, before: int) -> ast.expr | None:
-        """The value `name` was last plainly assigned before line `before`."""
+    def last_assignment(self, name: str, before: int | None = None) -> ast.expr | None:
+        """The value `name` was last plainly assigned before line `before` (anywhere if None)."""
         for stmt in reversed(self.assignments(name, before)):
             if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 return stmt.value

@@ -82,26 +82,23 @@ class ModuleFunctions:
             self._returned[id(function)] = result
         return result
 
+    @property
+    def top_level(self) -> FunctionBody:
+        """The module's own statements, outside its functions and classes."""
+        return self.body_of(self.tree)
+
     def binds_words(self, name: str) -> bool:
         """Whether the module's top level assigns `name` text (on any path): a message, if not one known."""
-        return name in self._worded_names
-
-    @cached_property
-    def _worded_names(self) -> frozenset[str]:
-        module = self.body_of(self.tree)
-        return frozenset(target.id for stmt in module.statements if isinstance(stmt, (ast.Assign, ast.AnnAssign))
-                         and _has_text(stmt.value)
-                         for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target])
-                         if isinstance(target, ast.Name))
+        return any(not isinstance(stmt, ast.AugAssign) and _has_text(stmt.value)
+                   for stmt in self.top_level.assignments(name))
 
     def constant(self, name: str) -> Template | None:
         """The text a module-level name holds (`_HINT = "..."`), if it is bound once, to words."""
         if name not in self._constants:
             self._constants[name] = None  # a constant defined through itself stays unknown
-            module = self.body_of(self.tree)
-            chain = module.assignments(name, before=1 << 30)
+            chain = self.top_level.assignments(name)
             value = chain[0].value if len(chain) == 1 and not isinstance(chain[0], ast.AugAssign) else None
-            template = MessageResolver(module, self, before=chain[0].lineno).template(value) \
+            template = MessageResolver(self.top_level, self, before=chain[0].lineno).template(value) \
                 if value is not None else None
             self._constants[name] = template if template is not None and template.spelled_out else None
         return self._constants[name]
@@ -242,19 +239,21 @@ class MessageResolver(Resolver):
         bound = self.body.last_assignment(node.func.id, self.before)
         if isinstance(bound, ast.Attribute) and bound.attr == "format":  # fmt = "... {}".format; fmt(x)
             return self.template(ast.Call(func=bound, args=node.args, keywords=node.keywords))
-        nested = self.body.nested_function(node.func.id, self.before)
-        if nested is None and self.body.is_local(node.func.id, self.before):
-            return None  # a parameter or local name shadows the module's function
-        helper = nested or self.module.defs.get(node.func.id)
+        helper = self._helper(node.func.id)
         returned = self.module.returned_by(helper) if helper is not None else None
         if returned is None:
             return None
         return bind_arguments(returned, helper.args, node)  # type: ignore[union-attr]
 
+    def _helper(self, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The function `name` calls here: one defined in this function, else the module's, unless a local shadows it."""
+        nested = self.body.nested_function(name, self.before)
+        if nested is not None:
+            return nested
+        return None if self.body.is_local(name, self.before) else self.module.defs.get(name)
+
     def is_helper(self, node: ast.Call) -> bool:
-        name = node.func.id if isinstance(node.func, ast.Name) else None
-        return name is not None and (self.body.nested_function(name, self.before) is not None
-                                     or name in self.module.defs and not self.body.is_local(name, self.before))
+        return isinstance(node.func, ast.Name) and self._helper(node.func.id) is not None
 
     def holds_words(self, name: str) -> bool:
         if self.body.bound_by_except(name):

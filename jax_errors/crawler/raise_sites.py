@@ -215,7 +215,7 @@ class RaiseSiteVisitor(StatementVisitor):
             elif body.bound_by_except(exc.id):
                 return "raise_variable", None, exc.id, EMPTY
             elif assigned is None and not body.is_local(exc.id, node.lineno):
-                made = self.functions.body_of(self.functions.tree).last_assignment(exc.id, 1 << 30)
+                made = self.functions.top_level.last_assignment(exc.id)
                 if isinstance(made, ast.Call):
                     exc = made  # `_error = ValueError("...")` at module level; `raise _error` in a function
         call = exc if isinstance(exc, ast.Call) else None

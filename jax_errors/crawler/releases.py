@@ -37,6 +37,7 @@ from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import PACKAGE_DIR, SourceSnapshot, is_package_source
 from jax_errors.exceptions import ReleaseError
 from jax_errors.progress import Progress
+from jax_errors.reproduce.sandbox import failure_reason
 from jax_errors.snapshots import is_commit, version_key
 
 INDEX_ENV = "JAX_ERRORS_INDEX_URL"
@@ -151,8 +152,7 @@ def _pip_download(release: Release, folder: str, index: str | None) -> None:
     except subprocess.TimeoutExpired as error:
         raise ReleaseError(f"downloading jax {release.version} took over {DOWNLOAD_TIMEOUT} s") from error
     if done.returncode != 0:
-        reason = _last_line(done.stderr) or f"pip exited with {done.returncode}"
-        raise ReleaseError(f"cannot download jax {release.version}: {reason}")
+        raise ReleaseError(f"cannot download jax {release.version}: {failure_reason(done.stderr, done.returncode)}")
 
 
 def _fetch(release: Release, destination: Path) -> None:
@@ -248,8 +248,3 @@ def _sha256(path: Path) -> str:
         for block in iter(lambda: file.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def _last_line(text: str) -> str:
-    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("WARNING: Location")]
-    return lines[-1] if lines else ""

@@ -3,9 +3,9 @@
 `reproduce --jax 0.11.2` needs jax and the matching jaxlib of that release, which the project's own
 environment cannot hold beside its pinned one. Each release gets `$JAX_ERRORS_CACHE/envs/jax-X.Y.Z`:
 a venv of this interpreter with `jax==X.Y.Z jaxlib==X.Y.Z` installed by pip, marked complete only
-once pip succeeded (a half-made one is made again, a failed one removed). The harness's worker needs nothing but the
-standard library and the `jax_errors` package, which goes on the worker's `PYTHONPATH` from a
-folder holding only a link to it, so the environment's own jax is the one imported.
+once pip succeeded (a half-made one is made again, a failed one removed). The harness's worker
+needs nothing but the standard library and the `jax_errors` package, which goes on the worker's
+`PYTHONPATH` from a folder holding only a link to it, so the environment's own jax is imported.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import jax_errors
 from jax_errors.cache import cache_folder
 from jax_errors.crawler.sources import PACKAGE_DIR
 from jax_errors.exceptions import WorkerError
+from jax_errors.reproduce.sandbox import failure_reason
 
 COMPLETE = ".complete"
 INSTALL_TIMEOUT = 1800
@@ -94,6 +95,4 @@ def _run(command: list[str], failure: str) -> None:
     except subprocess.TimeoutExpired as error:
         raise WorkerError(f"{failure}: it took over {INSTALL_TIMEOUT} s") from error
     if done.returncode != 0:
-        lines = [line.strip() for line in done.stderr.splitlines()
-                 if line.strip() and not line.startswith("WARNING: Location")]
-        raise WorkerError(f"{failure}: {lines[-1] if lines else f'exit code {done.returncode}'}")
+        raise WorkerError(f"{failure}: {failure_reason(done.stderr, done.returncode)}")

@@ -61,3 +61,11 @@ def wait_or_kill(process: subprocess.Popen, timeout: float) -> int | None:
     except subprocess.TimeoutExpired:
         kill_group(process)
         return None
+
+
+def failure_reason(stderr: str, returncode: int) -> str:
+    """The last line a failed tool (pip, venv) wrote to stderr, past pip's warnings about unreachable
+    find-links folders; its exit code when it wrote nothing else."""
+    lines = [line.strip() for line in stderr.splitlines()
+             if line.strip() and not line.startswith("WARNING: Location")]
+    return lines[-1] if lines else f"exit code {returncode}"

@@ -325,7 +325,7 @@ def load_catalogue(
             **_wording(sites[spans[0][1].site_id], wording.get(spans[0][1].snapshot_id, Wording()),
                        observed.get(error_id, ())),
         )
-    cards = {key: _with_reworded_titles(card, cards) for key, card in cards.items()}
+    cards = {key: _with_lineage_titles(card, cards) for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded),
                        tuple((o.error_id, n.error_id) for o, n in d.moved))
@@ -395,7 +395,7 @@ def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], 
 _LINEAGE_LINKS = ("reworded_from", "reworded_to", "moved_from", "moved_to")
 
 
-def _with_reworded_titles(card: Card, cards: Mapping[str, Card]) -> Card:
+def _with_lineage_titles(card: Card, cards: Mapping[str, Card]) -> Card:
     """The card with its lineage links titled by the cards they point to."""
     if not any(getattr(card.history, name) for name in _LINEAGE_LINKS):
         return card
