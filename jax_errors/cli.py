@@ -102,7 +102,13 @@ def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs,
     """
     from jax_errors.crawler.crawl import crawl_snapshot, date_undated_snapshots
     from jax_errors.crawler.installed import installed_snapshot
-    from jax_errors.crawler.releases import fetch_releases, list_releases, release_snapshot, select_releases
+    from jax_errors.crawler.releases import (
+        fetch_releases,
+        list_releases,
+        release_snapshot,
+        select_releases,
+        upload_dates,
+    )
     from jax_errors.crawler.repository import JaxRepository
 
     if (revs or releases) and not repo:
@@ -133,8 +139,9 @@ def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs,
         for failure in report.parse_failures:
             click.echo(f"  does not parse: {failure}", err=True)
     if repository is not None:
-        date_undated_snapshots(engine, repository)
+        date_undated_snapshots(engine, lambda row: repository.commit_date(row.commit))
         repository.close()
+    date_undated_snapshots(engine, upload_dates())  # what no clone dates: releases by their upload
 
 
 @cli.command()
@@ -392,15 +399,14 @@ def triggers() -> None:
     """Triggers mined from JAX's tests: which test makes which raise site raise."""
 
 
-def repo_rev_options(fn):
-    fn = click.option("--rev", default="HEAD", show_default=True,
-                      help="Commit or tag of the tests (the installed jax's tag to confirm).")(fn)
+def tests_repo_option(fn):
     return click.option("--repo", type=click.Path(file_okay=False), envvar="JAX_ERRORS_JAX_REPO", required=True,
                         help="A JAX git repository (bare or not); read without a checkout.")(fn)
 
 
 @triggers.command("mine")
-@repo_rev_options
+@tests_repo_option
+@click.option("--rev", default="HEAD", show_default=True, help="Commit or tag of the tests.")
 @jobs_option
 @db_option
 def triggers_mine(repo, rev, jobs, db) -> None:
@@ -422,43 +428,63 @@ def triggers_mine(repo, rev, jobs, db) -> None:
 
 
 @triggers.command("confirm")
-@repo_rev_options
+@click.option("--rev", help="Commit or release tag of the tests [default: the installed jax's tag, else the "
+                            "newest release tag the clone holds].")
+@tests_repo_option
 @jobs_option
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), envvar="JAX_ERRORS_TRIGGERS_FILE_TIMEOUT",
               help="Seconds one test file may run before it is killed [default: 900].")
 @click.option("--files", "files_glob", metavar="GLOB", help="Only test files whose path matches (tests/lax*_test.py).")
 @db_option
-def triggers_confirm(repo, rev, jobs, timeout, files_glob, db) -> None:
-    """Run the mined asserting tests of --rev on the installed jax and record the raise sites they catch.
+def triggers_confirm(rev, repo, jobs, timeout, files_glob, db) -> None:
+    """Run the mined asserting tests of --rev on the jax they belong to and record the raise sites they catch.
 
-    --rev must be the installed jax's commit (its tag, jax-vX.Y.Z). Each test file runs in its own
+    The installed jax's tag runs on the installed jax; another release tag runs in that release's own
+    environment (made once with venv and pip, like `reproduce --jax`). Each test file runs in its own
     pytest process (8 CPU devices, traceback filtering off), only its asserting tests selected.
     """
     from jax_errors.crawler.repository import JaxRepository
-    from jax_errors.reproduce.confirm import confirm_git, require_installed_commit
+    from jax_errors.reproduce.confirm import choose_tests, confirm_git
+    from jax_errors.reproduce.environments import ensure_environment, ensure_test_tools
 
     kwargs = dict(jobs=jobs, files=files_glob)
     if timeout:
         kwargs["timeout"] = timeout
     engine = open_database(db)
     with JaxRepository(repo) as repository:
-        require_installed_commit(repository.commit(rev).hexsha)  # before the progress bar shows
-    with JaxRepository(repo) as repository, progress_bar(f"confirm {rev}") as progress:
-        report = confirm_git(engine, repository, rev, progress=progress, **kwargs)
+        choice = choose_tests(repository, rev)  # before the progress bar shows
+    if choice.notice:
+        click.echo(choice.notice, err=True)
+    if choice.environment_version:
+        click.echo(f"the environment of jax {choice.environment_version}: made once, then reused", err=True)
+        kwargs["environment"] = ensure_test_tools(ensure_environment(choice.environment_version))
+    with JaxRepository(repo) as repository, progress_bar(f"confirm {choice.rev}") as progress:
+        report = confirm_git(engine, repository, choice.rev, progress=progress, **kwargs)
     click.echo(report.summary())
 
 
 @triggers.command("stats")
 @click.option("--commit", help="Only the tests of this commit (default: every commit mined).")
+@click.option("--at", "at_label", metavar="SNAPSHOT",
+              help="Count the verified errors of this snapshot (a tag, version or commit) [default: the newest].")
 @db_option
-def triggers_stats(commit, db) -> None:
-    """Counts: asserts mined (by kind), linked statically, tests run, raise sites with a confirmed trigger."""
+def triggers_stats(commit, at_label, db) -> None:
+    """Counts: asserts mined (by kind), linked statically, tests run, raise sites with a confirmed trigger.
+
+    The last line counts the errors of one snapshot with a verified trigger: caught by a JAX test,
+    there or at an earlier release under an earlier id of its lineage, or reproduced by a harness case.
+    """
     from sqlalchemy.orm import Session
 
-    from jax_errors.db.queries import trigger_stats
+    from jax_errors.db.evidence import verified_errors
+    from jax_errors.db.history import ordered_snapshots
+    from jax_errors.db.queries import require_snapshot, trigger_stats
 
     with Session(open_database(db)) as session:
         row = trigger_stats(session, commit)
+        snapshots = ordered_snapshots(session)
+        snapshot = require_snapshot(session, at_label) if at_label else (snapshots[-1] if snapshots else None)
+        verified = verified_errors(session, snapshot) if snapshot else None
     kinds = ", ".join(f"{n} {kind}" for kind, n in row.by_kind.items()) or "none"
     runs = ", ".join(f"{n} {status}" for status, n in sorted(row.runs_by_status.items())) or "none"
     caught = ", ".join(f"{n} {status}" for status, n in sorted(row.by_status.items())) or "nothing"
@@ -470,6 +496,8 @@ def triggers_stats(commit, db) -> None:
     click.echo(f"asserts confirmed    {row.asserts_confirmed} ({row.confirmed_with_link} among their static "
                f"links, {row.confirmed_top_link} as the best one)")
     click.echo(f"sites confirmed      {row.sites_confirmed}")
+    if verified:
+        click.echo(f"verified             {verified.summary()}")
 
 
 def main() -> None:

@@ -101,8 +101,9 @@ class CommitMismatchError(TriggerError, ValueError):
         self.commit = commit
         self.installed = installed
         super().__init__(
-            f"the tests are of commit {commit[:10]}, but the installed jax {version} was built from "
-            f"{installed[:10]}: confirm the tests of the installed version's tag (jax-v{version})"
+            f"the tests are of commit {commit[:10]}, which is no release tag, but the installed jax {version} "
+            f"was built from {installed[:10]}: confirm the tests of a release tag (jax-v{version} runs on the "
+            f"installed jax, another in its own environment)"
         )
 
 

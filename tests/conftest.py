@@ -14,6 +14,9 @@ from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.installed import installed_snapshot
 from jax_errors.db.engine import copy_database, open_database
 
+# The tests never ask the real package index: `crawl` dates undated releases from it, and offline they stay so.
+os.environ.setdefault("JAX_ERRORS_INDEX_URL", (Path(__file__).parent / "no-index-here").as_uri())
+
 JAX_CLONE_ENV = "JAX_ERRORS_JAX_CLONE"
 DEFAULT_JAX_CLONE = Path("/work/.mirror/jax-ml+jax/repo")
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -188,6 +188,38 @@ def test_a_live_card_takes_the_curated_text_of_its_predecessor(fresh_db, git_rep
     assert cards[old.error_id].history.retired_since is not None
 
 
+def test_a_test_confirmed_at_an_older_release_verifies_the_live_id(fresh_db, git_repo):
+    """Evidence carries forward along the lineage: a test that caught the old id counts for the moved one."""
+    from datetime import datetime
+
+    from jax_errors.db.evidence import verified_errors
+    from jax_errors.db.models import ConfirmedTrigger, TriggerRun
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    crawl_all(fresh_db, git_repo, [git_repo.commit(L1, "one", tag="jax-v0.0.1"),
+                                   git_repo.commit(L2, "two", tag="jax-v0.0.2")])
+    with Session(fresh_db) as session, session.begin():
+        old_release, new_release = find_snapshot(session, "jax-v0.0.1"), find_snapshot(session, "jax-v0.0.2")
+        diff = diff_snapshots(session, old_release, new_release)
+        [(old, new)] = [(o, n) for o, n in diff.moved if o.qualname == "register_dataclass"]
+        run = TriggerRun(commit=old_release.commit, path="tests/tree_util_test.py", jax_version="0.0.1", status="ran",
+                         exit_code=0, selected=1, passed=1, failed=0, skipped=0, seconds=1.0, ran_at=datetime(2026, 1, 1))
+        session.add(run)
+        run.triggers.append(ConfirmedTrigger(
+            node_id="tests/tree_util_test.py::TreeTest::testFields", test_line=12, status="confirmed", matched=True,
+            exc_class="ValueError", message="data_fields and meta_fields must include all dataclass fields",
+            error_id=old.error_id, count=1))
+    with Session(fresh_db) as session:
+        verified = verified_errors(session, find_snapshot(session, "jax-v0.0.2"))
+    assert verified.by_carried_tests == {new.error_id} and not verified.by_tests and not verified.by_cases
+    assert verified.summary().startswith(f"1 of {verified.errors} errors of jax-v0.0.2 have a verified trigger: "
+                                         "0 by JAX's tests, 1 more by tests carried through their lineage")
+    cards = load_catalogue(fresh_db).cards
+    [carried] = cards[new.error_id].tested_asserts
+    assert (carried.error_id, carried.jax_version, carried.path) == (old.error_id, "0.0.1", "tests/tree_util_test.py")
+    assert [t.error_id for t in cards[old.error_id].tests] == [old.error_id]
+
+
 def test_stats_order_releases_by_version_and_commits_after_the_release_before_them():
     from datetime import datetime
 

@@ -4,7 +4,7 @@ import hashlib
 import io
 import json
 import zipfile
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -170,3 +170,15 @@ def _enums(node):
     elif isinstance(node, list):
         for value in node:
             yield from _enums(value)
+
+
+def test_an_undated_release_is_dated_by_its_upload_and_stays_undated_offline(tmp_path):
+    """An installed wheel records no date: the index's upload time gives one; no index, no date, no failure."""
+    from jax_errors.crawler.releases import upload_dates
+
+    date_of = upload_dates(write_index(tmp_path / "index"))
+    assert date_of(Snapshot(commit="b" * 40, version="0.0.2", tag="jax-v0.0.2")) == datetime(2025, 2, 3, 4, 5, 6, tzinfo=UTC)
+    assert date_of(Snapshot(commit="c" * 40, version="9.9.9")) is None  # not on the index
+    assert date_of(Snapshot(commit="d" * 40)) is None  # a commit of no release
+    offline = upload_dates((tmp_path / "nowhere").as_uri())
+    assert offline(Snapshot(commit="b" * 40, version="0.0.2")) is None

@@ -278,9 +278,31 @@ def test_cli_mine_stats_and_confirm_refuses_another_commit(git_repo, db_path):
     stats = runner.invoke(cli, ["triggers", "stats", "--db", str(db_path)])
     assert "asserts mined        5 (3 assertRaisesRegex" in stats.stdout
     assert "sites confirmed      0" in stats.stdout
-    refused = runner.invoke(cli, ["triggers", "confirm", "--repo", str(git_repo.path), "--db", str(db_path)])
+    confirm = ["triggers", "confirm", "--repo", str(git_repo.path), "--db", str(db_path)]
+    untagged = runner.invoke(cli, confirm)  # the clone holds neither the installed jax's commit nor a release
+    assert untagged.exit_code == 1 and untagged.stderr.count("\n") == 1
+    assert untagged.stderr.startswith(f"Error: the clone holds no release tag up to jax {jax.__version__}, ")
+    assert f"fetch origin tag jax-v{jax.__version__}" in untagged.stderr
+    refused = runner.invoke(cli, [*confirm, "--rev", "HEAD"])  # a commit of no release: no jax to run it on
     assert refused.exit_code == 1
     assert refused.stderr.startswith("Error: the tests are of commit ") and refused.stderr.count("\n") == 1
+
+
+def test_tests_of_another_release_run_in_its_environment(git_repo):
+    """A clone without the installed jax's tag confirms at the newest release it holds, and says what to fetch."""
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.reproduce.confirm import choose_tests
+
+    git_repo.commit({"jax/_src/shapes.py": PACKAGE, "tests/shapes_test.py": PACKAGE_TESTS}, "old", tag="jax-v0.4.1")
+    git_repo.commit({"tests/more_test.py": PACKAGE_TESTS}, "newer", tag="jax-v0.4.2")
+    git_repo.commit({"tests/later_test.py": PACKAGE_TESTS}, "from the future", tag="jax-v99.0.0")
+    with JaxRepository(git_repo.path) as repository:
+        chosen = choose_tests(repository, None)
+        named = choose_tests(repository, "jax-v0.4.1")
+    assert (chosen.rev, chosen.environment_version) == ("jax-v0.4.2", "0.4.2")
+    assert chosen.notice.startswith(f"the clone lacks jax-v{jax.__version__}, the installed jax's tag (git -C ")
+    assert chosen.notice.endswith("confirming at jax-v0.4.2, the newest release it holds, in that release's environment")
+    assert (named.rev, named.environment_version, named.notice) == ("jax-v0.4.1", "0.4.1", None)
 
 
 # Real runs of synthetic JAX test files ----------------------------------------------------------
@@ -427,3 +449,18 @@ def test_mine_jax_v0_10_2(jax_clone, fresh_db):
     assert 20 <= report.by_kind["assertRaisesWithLiteralMatch"] <= 60
     assert 1700 <= report.asserts <= 2000
     assert report.snapshot is None and report.linked == 0  # nothing crawled in a fresh database
+
+
+def test_test_utilities_the_wheel_leaves_out_are_exported_beside_the_tests(git_repo, tmp_path):
+    """`jax._src.hypothesis_test_util` is test code: left out of the crawl, yet the tests import it."""
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.reproduce.jax_tests import missing_test_modules
+
+    commit = git_repo.commit({"jax/_src/core.py": "X = 1\n", "jax/_src/hypothesis_test_util.py": "Y = 2\n"}, "one")
+    installed = tmp_path / "site-packages" / "jax"
+    (installed / "_src").mkdir(parents=True)
+    (installed / "_src" / "core.py").write_text("X = 1\n")
+    with JaxRepository(git_repo.path) as repository:
+        assert [f.path for f in repository.files(commit)] == ["jax/_src/core.py"]
+        missing = missing_test_modules(repository.files(commit, test_code=True), installed)
+    assert [f.path for f in missing] == ["jax/_src/hypothesis_test_util.py"]

@@ -14,7 +14,6 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.raise_sites import extract_raise_sites
-from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
 from jax_errors.crawler.store import (
     BlobScan,
@@ -153,16 +152,18 @@ def _snapshot_id(engine: Engine, commit: str) -> int | None:
         return session.scalar(select(Snapshot.id).where(Snapshot.commit == commit))
 
 
-def date_undated_snapshots(engine: Engine, repository: JaxRepository) -> int:
-    """Date the snapshots with no commit date (installed wheels) whose commit `repository` holds.
+def date_undated_snapshots(engine: Engine, date_of: Callable[[Snapshot], datetime | None]) -> int:
+    """Date the snapshots with no commit date (installed wheels) that `date_of` knows a date for.
 
     A wheel records its commit but not when it was made; with the date, history orders it among
-    the commits crawled from git instead of guessing from version numbers. Returns how many it dated.
+    the commits crawled from git instead of guessing from version numbers. `date_of` is a clone's
+    commit date (`JaxRepository.commit_date` of the snapshot's commit) or the package index's upload
+    time of its release (`releases.upload_dates`). Returns how many it dated.
     """
     dated = 0
     with Session(engine) as session, session.begin():
         for row in session.scalars(select(Snapshot).where(Snapshot.committed_at.is_(None))):
-            when = repository.commit_date(row.commit)
+            when = date_of(row)
             if when is not None:
                 row.committed_at = when.astimezone(UTC).replace(tzinfo=None)
                 dated += 1

@@ -84,7 +84,7 @@ def refresh(
     """
     started = time.perf_counter()
     report = RefreshReport(rev)
-    date_undated_snapshots(engine, repository)
+    date_undated_snapshots(engine, lambda row: repository.commit_date(row.commit))
     with Session(engine) as session:
         crawled = set(session.scalars(select(Snapshot.commit)))
         before = ordered_snapshots(session)

@@ -26,6 +26,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -35,6 +36,7 @@ from jax_errors.cache import cache_folder
 from jax_errors.crawler.installed import package_snapshot
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import PACKAGE_DIR, SourceSnapshot, is_package_source
+from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import ReleaseError
 from jax_errors.progress import Progress
 from jax_errors.reproduce.sandbox import failure_reason
@@ -98,6 +100,27 @@ def list_releases(index: str | None = None) -> list[Release]:
         if version not in releases or release.is_wheel:
             releases[version] = release
     return sorted(releases.values(), key=lambda r: version_key(r.version))
+
+
+def upload_dates(index: str | None = None) -> Callable[[Snapshot], datetime | None]:
+    """A snapshot's date from the index: when its release was uploaded (None for a commit, or offline).
+
+    For `crawl.date_undated_snapshots`: an installed wheel records no date. The index is read at the
+    first release asked about; when it cannot be read, nothing is dated and nothing fails.
+    """
+    uploads: dict[str, datetime | None] = {}
+
+    def date_of(snapshot: Snapshot) -> datetime | None:
+        if snapshot.release is None:
+            return None
+        if not uploads:
+            try:
+                uploads.update({r.version: r.uploaded_at for r in list_releases(index)})
+            except ReleaseError:
+                uploads[""] = None  # read once: offline, it stays undated
+        return uploads.get(snapshot.release)
+
+    return date_of
 
 
 def select_releases(available: list[Release], versions: list[str], *, every: bool) -> list[Release]:

@@ -81,19 +81,24 @@ class JaxRepository:
             committed_at=commit.committed_datetime,
         )
 
-    def files(self, commit: str, *, folder: str = PACKAGE_DIR, python_only: bool = True) -> list[SourceFile]:
+    def files(self, commit: str, *, folder: str = PACKAGE_DIR, python_only: bool = True,
+              test_code: bool = False) -> list[SourceFile]:
         """The files under `folder` at `commit`: the package's `.py` files unless told otherwise.
 
         Parameters:
             folder: a top-level folder of the repository (`tests` for JAX's test suite).
             python_only: only `.py` files; False lists data files too (their bytes may be absent).
+            test_code: in the package, its test utilities too (`sources.is_test_code`), which the crawl leaves out.
         """
         listing = self.repo.git.ls_tree("-r", "-z", "--full-tree", commit, "--", folder)
         files = []
         for entry in filter(None, listing.split("\0")):
             meta, path = entry.split("\t", 1)
             _mode, kind, sha = meta.split()
-            wanted = is_package_source(path) if folder == PACKAGE_DIR else not python_only or path.endswith(".py")
+            if folder == PACKAGE_DIR and not test_code:
+                wanted = is_package_source(path)
+            else:
+                wanted = not python_only or path.endswith(".py")
             if kind == "blob" and wanted:
                 files.append(SourceFile(path, sha, self._reader(sha)))
         return sorted(files, key=lambda f: f.path)
@@ -127,7 +132,7 @@ class JaxRepository:
         tip = self.commit(rev).hexsha
         if tip in crawled:
             return []
-        known = [c for c in crawled if self._has_commit(c)]
+        known = [c for c in crawled if self.has_commit(c)]
         if not known:
             return [tip]
         listed = self.repo.git.rev_list("--first-parent", f"--max-count={limit}", tip, "--not", *known)
@@ -135,9 +140,9 @@ class JaxRepository:
 
     def commit_date(self, sha: str) -> datetime | None:
         """When `sha` was committed, if the repository holds that commit."""
-        return self.repo.commit(sha).committed_datetime if is_commit(sha) and self._has_commit(sha) else None
+        return self.repo.commit(sha).committed_datetime if is_commit(sha) and self.has_commit(sha) else None
 
-    def _has_commit(self, sha: str) -> bool:
+    def has_commit(self, sha: str) -> bool:
         try:
             self.repo.git.cat_file("-e", f"{sha}^{{commit}}")
             return True

@@ -261,6 +261,8 @@ class TriggeringTest:
     exc_class: str
     count: int
     commit: str
+    jax_version: str  # the jax the test ran on
+    error_id: str  # the id it caught there: an earlier one of the error's lineage, when it changed since
 
 
 @dataclass(frozen=True)
@@ -301,7 +303,7 @@ def confirmed_triggers(session: Session, error_id: str | None = None) -> dict[st
     One query for the whole catalogue; each list is by test node id.
     """
     query = (
-        select(ConfirmedTrigger, RaisesAssert, TriggerRun.commit)
+        select(ConfirmedTrigger, RaisesAssert, TriggerRun.commit, TriggerRun.jax_version)
         .join(TriggerRun, TriggerRun.id == ConfirmedTrigger.run_id)
         .join(RaisesAssert, RaisesAssert.id == ConfirmedTrigger.assert_id, isouter=True)
         .where(ConfirmedTrigger.status == "confirmed", ConfirmedTrigger.error_id.is_not(None))
@@ -310,12 +312,12 @@ def confirmed_triggers(session: Session, error_id: str | None = None) -> dict[st
     if error_id is not None:
         query = query.where(ConfirmedTrigger.error_id == error_id)
     found: dict[str, list[TriggeringTest]] = {}
-    for trigger, mined, commit in session.execute(query):
+    for trigger, mined, commit, jax_version in session.execute(query):
         found.setdefault(trigger.error_id, []).append(TriggeringTest(
             trigger.node_id, mined.path if mined else trigger.node_id.partition("::")[0],
             mined.lineno if mined else trigger.test_line, mined.assert_kind if mined else None,
             mined.pattern_kind if mined else None, mined.pattern if mined else None,
-            trigger.exc_class, trigger.count, commit,
+            trigger.exc_class, trigger.count, commit, jax_version, trigger.error_id,
         ))
     return found
 

@@ -1,7 +1,9 @@
 """Confirm triggers: run the asserting tests of JAX's suite and record which raise site each assert caught.
 
-The tests must be those of the commit the installed jax was built from (its tag's), since what the
-plugin records are lines of the installed package, mapped to the raise sites crawled at that commit.
+The tests must be those of the commit the jax they run on was built from (its tag's), since what the
+plugin records are lines of that package, mapped to the raise sites crawled at that commit. That jax
+is the installed one, or another release's, in its own environment (`environments`), for a clone
+that lacks the installed release's tag.
 """
 
 from __future__ import annotations
@@ -19,15 +21,16 @@ from typing import Any
 from sqlalchemy import Engine, delete
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.installed import installed_jax_dir, installed_snapshot
+from jax_errors.crawler.installed import installed_jax_dir, read_version
 from jax_errors.crawler.mine_tests import TESTS_DIR
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.models import ConfirmedTrigger, RaisesAssert, Snapshot, TriggerRun
 from jax_errors.db.queries import asserts_of_commit
-from jax_errors.exceptions import CommitMismatchError, NotMinedError
+from jax_errors.exceptions import CommitMismatchError, NotMinedError, TriggerError
 from jax_errors.progress import Progress
 from jax_errors.reproduce.attribution import raise_site_of
 from jax_errors.reproduce.case_runner import ensure_installed_snapshot
+from jax_errors.reproduce.environments import JaxEnvironment
 from jax_errors.reproduce.frames import Frame
 from jax_errors.reproduce.jax_tests import (
     FILE_TIMEOUT,
@@ -37,6 +40,7 @@ from jax_errors.reproduce.jax_tests import (
     missing_test_modules,
     run_files,
 )
+from jax_errors.snapshots import RELEASE_TAG_PREFIX, release_tag, version_key
 
 STATUSES = ("confirmed", "mismatch", "no-site", "outside-jax")
 
@@ -67,43 +71,89 @@ class ConfirmReport:
 
 def confirm_git(engine: Engine, repository: JaxRepository, rev: str, *, jobs: int = 1, files: str | None = None,
                 timeout: float = FILE_TIMEOUT, test_timeout: float = TEST_TIMEOUT,
-                progress: Progress | None = None) -> ConfirmReport:
+                progress: Progress | None = None, environment: JaxEnvironment | None = None) -> ConfirmReport:
     """Export the tests of `rev` from git and confirm their triggers (see `confirm_triggers`).
 
     Raises:
-        CommitMismatchError: `rev` is not the commit the installed jax was built from.
+        CommitMismatchError: `rev` is not the commit the jax they run on was built from.
         NotMinedError: the asserts of `rev` were not mined yet.
     """
     started = time.perf_counter()
     commit = repository.commit(rev).hexsha
-    require_installed_commit(commit)
+    jax_dir = environment.jax_dir if environment else installed_jax_dir()
+    require_commit_of(commit, jax_dir)
     with tempfile.TemporaryDirectory(prefix="jax-errors-tests-") as scratch:
         root, overlay = Path(scratch) / "suite", Path(scratch) / "overlay"
         missing = export_files(repository.files(commit, folder=TESTS_DIR, python_only=False), root)
-        modules = missing_test_modules(repository.files(commit), installed_jax_dir())
+        modules = missing_test_modules(repository.files(commit, test_code=True), jax_dir)
         missing += export_files(modules, overlay)
         report = confirm_triggers(engine, root, commit=commit, jobs=jobs, files=files, timeout=timeout,
                                   test_timeout=test_timeout, overlay=overlay if modules else None,
-                                  progress=progress)
+                                  progress=progress, environment=environment)
     report.missing = missing
     report.seconds = time.perf_counter() - started  # the export counts too
     return report
 
 
-def require_installed_commit(commit: str) -> None:
-    """Refuse tests of another commit than the installed jax's: their lines would not be its lines.
+@dataclass(frozen=True)
+class TestsChoice:
+    """Which commit's tests `triggers confirm` runs, on which jax release, and why."""
+
+    rev: str
+    environment_version: str | None = None  # None: on the installed jax
+    notice: str | None = None
+
+
+def choose_tests(repository: JaxRepository, rev: str | None) -> TestsChoice:
+    """The tests to confirm: `rev`'s, or by default the installed jax's tag, else the newest release the clone holds.
+
+    Tests of another release than the installed one run in that release's environment.
 
     Raises:
-        CommitMismatchError: the installed jax was built from another commit.
+        CommitMismatchError: `rev` is neither the installed jax's commit nor a release tag.
+        TriggerError: no `rev` given, and the clone holds no release up to the installed one.
     """
-    installed = installed_snapshot()
-    if installed.commit != commit:
-        raise CommitMismatchError(commit=commit, installed=installed.commit, version=installed.version or "?")
+    version, installed = read_version(installed_jax_dir())
+    if rev is None:
+        if installed and repository.has_commit(installed):
+            return TestsChoice(repository.release_tag_of(installed, preferred=release_tag(version)) or installed)
+        held = [t for t in repository.release_tags() if version_key(t) <= version_key(version)]
+        if not held:
+            raise TriggerError(f"the clone holds no release tag up to jax {version}, the installed one: "
+                               f"fetch its tag ({fetch_hint(repository, version)}) or name one with --rev")
+        newest = held[-1]
+        return TestsChoice(newest, newest.removeprefix(RELEASE_TAG_PREFIX), notice=(
+            f"the clone lacks {release_tag(version)}, the installed jax's tag "
+            f"({fetch_hint(repository, version)}): confirming at {newest}, the newest release it holds, "
+            f"in that release's environment"))
+    commit = repository.commit(rev).hexsha
+    if commit == installed:
+        return TestsChoice(rev)
+    tag = repository.release_tag_of(commit, preferred=rev)
+    if tag is None:
+        raise CommitMismatchError(commit=commit, installed=installed or "?", version=version)
+    return TestsChoice(rev, tag.removeprefix(RELEASE_TAG_PREFIX))
+
+
+def fetch_hint(repository: JaxRepository, version: str) -> str:
+    return f"git -C {repository.path} fetch origin tag {release_tag(version)}"
+
+
+def require_commit_of(commit: str, jax_dir: Path | None = None) -> None:
+    """Refuse tests of another commit than the jax at `jax_dir`'s (the installed one's by default).
+
+    Raises:
+        CommitMismatchError: that jax was built from another commit: its lines would not be the tests'.
+    """
+    version, built_from = read_version(jax_dir or installed_jax_dir())
+    if built_from != commit:
+        raise CommitMismatchError(commit=commit, installed=built_from or "?", version=version)
 
 
 def confirm_triggers(engine: Engine, root: Path, *, commit: str, jobs: int = 1, files: str | None = None,
                      timeout: float = FILE_TIMEOUT, test_timeout: float = TEST_TIMEOUT,
-                     overlay: Path | None = None, progress: Progress | None = None) -> ConfirmReport:
+                     overlay: Path | None = None, progress: Progress | None = None,
+                     environment: JaxEnvironment | None = None) -> ConfirmReport:
     """Run the asserting tests of the files mined at `commit` (found under `root`) and store what they caught.
 
     Files run richest in asserts first; each file's earlier run at this commit is replaced.
@@ -112,6 +162,7 @@ def confirm_triggers(engine: Engine, root: Path, *, commit: str, jobs: int = 1, 
         root: the folder holding the test files at their mined paths (`root/tests/api_test.py`).
         files: a glob on the paths (`tests/lax*_test.py`); every file with asserts when None.
         overlay: test-only modules of the package at `commit` that the installed wheel lacks.
+        environment: another release's environment to run them in, with its jax crawled if missing.
     Raises:
         NotMinedError: no assert was mined at `commit`.
     """
@@ -120,7 +171,8 @@ def confirm_triggers(engine: Engine, root: Path, *, commit: str, jobs: int = 1, 
         mined = asserts_of_commit(session, commit)
     if not mined:
         raise NotMinedError(commit)
-    snapshot_id, version = ensure_installed_snapshot(engine, jobs=jobs)
+    snapshot_id, version = ensure_installed_snapshot(engine, jobs=jobs,
+                                                     package_dir=environment.jax_dir if environment else None)
     selection = select_tests(mined, files)
     report = ConfirmReport(commit, version, files=len(selection))
     by_path = defaultdict(list)
@@ -128,7 +180,8 @@ def confirm_triggers(engine: Engine, root: Path, *, commit: str, jobs: int = 1, 
         by_path[row.path].append(row)
     if progress:
         progress(0, len(selection), "")
-    runs = run_files(root, selection, jobs=jobs, timeout=timeout, test_timeout=test_timeout, overlay=overlay)
+    runs = run_files(root, selection, jobs=jobs, timeout=timeout, test_timeout=test_timeout, overlay=overlay,
+                     environment=environment)
     for done, run in enumerate(runs, 1):
         store_run(engine, commit, version, snapshot_id, run, by_path[run.path], report)
         if progress:

@@ -10,10 +10,12 @@ needs nothing but the standard library and the `jax_errors` package, which goes 
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
 import jax_errors
@@ -23,7 +25,10 @@ from jax_errors.exceptions import WorkerError
 from jax_errors.reproduce.sandbox import failure_reason
 
 COMPLETE = ".complete"
+TEST_TOOLS_COMPLETE = ".test-tools"
 INSTALL_TIMEOUT = 1800
+# What running JAX's own tests needs beyond jax (`triggers confirm`): pinned as in the project's `dev` extra.
+TEST_TOOLS = ("pytest", "pytest-timeout", "absl-py", "hypothesis")
 
 
 def cache_dir() -> Path:
@@ -80,6 +85,31 @@ def ensure_environment(version: str, *, cache: Path | None = None) -> JaxEnviron
     _link_harness(environment)
     (target / COMPLETE).touch()
     return environment
+
+
+def ensure_test_tools(environment: JaxEnvironment) -> JaxEnvironment:
+    """Install into `environment`, once, what JAX's tests and the trigger plugin need (`TEST_TOOLS`).
+
+    Raises:
+        WorkerError: pip cannot install them.
+    """
+    marker = environment.root / TEST_TOOLS_COMPLETE
+    if not marker.exists():
+        _run([str(environment.python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+              *test_tool_pins()], f"cannot install the test tools into the environment of jax {environment.version}")
+        marker.touch()
+    return environment
+
+
+def test_tool_pins() -> list[str]:
+    """The `dev` extra's pins of `TEST_TOOLS` (`pytest==9.2.0`), read from this package's metadata."""
+    pins = {}
+    for requirement in metadata.requires("jax-errors") or ():
+        spec, _, marker = requirement.partition(";")
+        name = re.split(r"[=<>!~\[ ]", spec.strip(), maxsplit=1)[0].lower()
+        if name in TEST_TOOLS and "dev" in marker:
+            pins[name] = spec.strip()
+    return [pins.get(name, name) for name in TEST_TOOLS]
 
 
 def _link_harness(environment: JaxEnvironment) -> None:

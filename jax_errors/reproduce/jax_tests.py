@@ -22,6 +22,7 @@ from typing import Any
 from jax_errors.crawler.asserts import TestRef
 from jax_errors.crawler.sources import SourceFile
 from jax_errors.reproduce import pytest_plugin as plugin
+from jax_errors.reproduce.environments import JaxEnvironment
 from jax_errors.reproduce.pool import worker_environment
 from jax_errors.reproduce.sandbox import spawn, wait_or_kill
 
@@ -79,7 +80,7 @@ def export_files(files: Iterable[SourceFile], into: Path) -> list[str]:
 
 def run_files(root: Path, selection: dict[str, Sequence[TestRef]], *, jobs: int = 1,
               timeout: float = FILE_TIMEOUT, test_timeout: float = TEST_TIMEOUT,
-              overlay: Path | None = None) -> Iterator[FileRun]:
+              overlay: Path | None = None, environment: JaxEnvironment | None = None) -> Iterator[FileRun]:
     """Run each file's selected tests, `jobs` files at a time; yields each file's run as it ends.
 
     Parameters:
@@ -87,6 +88,7 @@ def run_files(root: Path, selection: dict[str, Sequence[TestRef]], *, jobs: int 
         selection: per file path, the (class, method) pairs of the tests to run.
         timeout: seconds one file's process may run; `test_timeout`: one test (pytest-timeout).
         overlay: a folder of test-only modules of the jax package that the wheel leaves out.
+        environment: another jax release's environment (with `ensure_test_tools`) to run them in.
     """
     with tempfile.TemporaryDirectory(prefix="jax-errors-triggers-") as scratch, \
             ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="triggers") as executor:
@@ -94,7 +96,7 @@ def run_files(root: Path, selection: dict[str, Sequence[TestRef]], *, jobs: int 
         config.write_text(PYTEST_CONFIG.format(test_timeout=test_timeout))
         futures = [
             executor.submit(run_file, root, path, tests, scratch=Path(scratch), config=config, timeout=timeout,
-                            overlay=overlay)
+                            overlay=overlay, environment=environment)
             for path, tests in selection.items()
         ]
         for future in as_completed(futures):
@@ -102,16 +104,18 @@ def run_files(root: Path, selection: dict[str, Sequence[TestRef]], *, jobs: int 
 
 
 def run_file(root: Path, path: str, tests: Sequence[TestRef], *, scratch: Path, config: Path,
-             timeout: float, overlay: Path | None = None) -> FileRun:
+             timeout: float, overlay: Path | None = None, environment: JaxEnvironment | None = None) -> FileRun:
     """Run one test file's selected tests in a pytest subprocess, with the trigger plugin."""
     stem = path.replace("/", "__")
     out, select, log = (scratch / f"{stem}.{suffix}" for suffix in ("jsonl", "select.json", "log"))
     select.write_text(json.dumps({"tests": [list(t) for t in tests]}))
-    env = trigger_environment(root, out=out, select=select, overlay=overlay)
+    env = trigger_environment(root, out=out, select=select, overlay=overlay,
+                              pythonpath=environment.harness_path if environment else None)
     started = time.monotonic()
     with open(log, "wb") as output:
         process = spawn(
-            pytest_command(root, path, config), cwd=root, env=env, stdin=subprocess.DEVNULL,
+            pytest_command(root, path, config, python=environment.python if environment else None),
+            cwd=root, env=env, stdin=subprocess.DEVNULL,
             stdout=output, stderr=subprocess.STDOUT,
         )
         code = wait_or_kill(process, timeout)
@@ -123,18 +127,22 @@ def run_file(root: Path, path: str, tests: Sequence[TestRef], *, scratch: Path, 
     return FileRun(path, status, code, len(tests), seconds, _read_records(out), detail)
 
 
-def pytest_command(root: Path, path: str, config: Path) -> list[str]:
+def pytest_command(root: Path, path: str, config: Path, *, python: Path | None = None) -> list[str]:
     return [
-        sys.executable, "-m", "pytest", str(root / path), "-p", plugin.__name__, "-c", str(config),
+        str(python or sys.executable), "-m", "pytest", str(root / path), "-p", plugin.__name__, "-c", str(config),
         "--rootdir", str(root), "--import-mode=importlib", "-p", "no:cacheprovider", "-q", "-rN",
         "--disable-warnings",
     ]
 
 
-def trigger_environment(root: Path, *, out: Path, select: Path, overlay: Path | None = None) -> dict[str, str]:
-    """The harness's jax settings, plus where the plugin reads its selection and writes its records."""
+def trigger_environment(root: Path, *, out: Path, select: Path, overlay: Path | None = None,
+                        pythonpath: Path | None = None) -> dict[str, str]:
+    """The harness's jax settings, plus where the plugin reads its selection and writes its records.
+
+    `pythonpath`: a folder holding only the `jax_errors` package, for an environment without it.
+    """
     env = {
-        **worker_environment(),
+        **worker_environment(pythonpath),
         "JAX_NUM_GENERATED_CASES": GENERATED_CASES,
         plugin.OUT_ENV: str(out), plugin.SELECT_ENV: str(select), plugin.ROOT_ENV: str(root.resolve()),
         plugin.CASES_ENV: CASES_PER_TEST,

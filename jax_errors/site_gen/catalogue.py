@@ -150,6 +150,8 @@ class TestedAssert:
     assert_kind: str | None
     pattern: str | None
     node_ids: tuple[str, ...]
+    jax_version: str
+    error_id: str  # the id it caught: an earlier one of the card's lineage, for a test carried over
 
 
 def tested_asserts(tests: Iterable[queries.TriggeringTest]) -> tuple[TestedAssert, ...]:
@@ -159,7 +161,7 @@ def tested_asserts(tests: Iterable[queries.TriggeringTest]) -> tuple[TestedAsser
         grouped.setdefault((test.path, test.line, test.commit), []).append(test)
     return tuple(
         TestedAssert(path, line, commit, group[0].assert_kind, group[0].pattern,
-                     tuple(sorted({t.node_id for t in group})))
+                     tuple(sorted({t.node_id for t in group})), group[0].jax_version, group[0].error_id)
         for (path, line, commit), group in sorted(grouped.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0, kv[0][2]))
     )
 
@@ -321,7 +323,7 @@ def load_catalogue(
             knowledge=entry, case=_case_for(error_id, entry, cases_by_name, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
-            tests=tuple(tests.get(error_id, ())), linked_asserts=linked.get(error_id, 0),
+            tests=_carried_tests(error_id, tests, history.errors), linked_asserts=linked.get(error_id, 0),
             **_wording(sites[spans[0][1].site_id], wording.get(spans[0][1].snapshot_id, Wording()),
                        observed.get(error_id, ())),
         )
@@ -331,6 +333,16 @@ def load_catalogue(
                        tuple((o.error_id, n.error_id) for o, n in d.moved))
                   for d in reversed(history.diffs))
     return Catalogue(cards, tuple(reversed(ordered)), diffs, observed)
+
+
+def _carried_tests(error_id: str, tests: Mapping[str, list[queries.TriggeringTest]],
+                   errors: dict[str, ErrorHistory]) -> tuple[queries.TriggeringTest, ...]:
+    """The tests that caught this error, and those that caught it under an earlier id of its lineage.
+
+    A test confirmed at one release still makes the error raise after a move or a rewording, so its
+    evidence is carried to the live id (each keeps the id and jax it was confirmed with).
+    """
+    return tuple(test for i in (error_id, *lineage(error_id, errors)) for test in tests.get(i, ()))
 
 
 def _wording(site: RaiseSite, wording: Wording, observed: Iterable[str]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, Snapsh
 from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, github_url
 
-SCHEMA_VERSION = "2.2.0"
+SCHEMA_VERSION = "2.3.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -152,7 +152,8 @@ def _tests(card: Card) -> dict[str, Any]:
         "confirmed": [
             {"node_id": t.node_id, "path": t.path, "line": t.line, "commit": t.commit,
              "url": github_url(t.commit, t.path, t.line), "assert": t.assert_kind,
-             "pattern_kind": t.pattern_kind, "pattern": t.pattern, "class": t.exc_class, "caught": t.count}
+             "pattern_kind": t.pattern_kind, "pattern": t.pattern, "class": t.exc_class, "caught": t.count,
+             "jax_version": t.jax_version, "caught_as": t.error_id}
             for t in card.tests
         ],
         "linked_statically": card.linked_asserts,
