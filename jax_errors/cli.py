@@ -7,23 +7,12 @@ import sys
 from contextlib import contextmanager
 
 import click
-import sqlalchemy.exc
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from jax_errors.crawler.releases import OLDEST_RELEASE
-from jax_errors.db.engine import (
-    DEFAULT_DB,
-    database_revisions,
-    downgrade_database,
-    error_line,
-    open_database,
-    upgrade_database,
-)
+from jax_errors.db.location import DEFAULT_DB
 from jax_errors.exceptions import JaxErrorsError
-from jax_errors.snapshots import short_commit
+from jax_errors.snapshots import OLDEST_RELEASE, short_commit
 
-console = Console(stderr=True)
+# Imports stay inside the commands that need them: `lookup` and `--help` load neither SQLAlchemy nor rich.
 
 
 class JaxErrorsGroup(click.Group):
@@ -34,8 +23,27 @@ class JaxErrorsGroup(click.Group):
             return super().invoke(ctx)
         except JaxErrorsError as error:
             raise click.ClickException(str(error)) from error
-        except sqlalchemy.exc.SQLAlchemyError as error:  # a bug or a broken database: still one line
-            raise click.ClickException(f"database error: {error_line(error)}") from error
+        except Exception as error:
+            if "sqlalchemy" in sys.modules:  # a bug or a broken database: still one line
+                import sqlalchemy.exc
+
+                from jax_errors.db.engine import error_line
+                if isinstance(error, sqlalchemy.exc.SQLAlchemyError):
+                    raise click.ClickException(f"database error: {error_line(error)}") from error
+            raise
+
+
+def open_database(db: str):
+    """The migrated catalogue at `db` (see `db.engine.open_database`)."""
+    from jax_errors.db.engine import open_database as open_engine
+
+    return open_engine(db)
+
+
+def console():
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 def db_option(fn):
@@ -55,9 +63,11 @@ def jobs_option(fn):
 @contextmanager
 def progress_bar(description: str):
     """A rich progress bar; yields a `progress(done, total, what)` callback."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("[dim]{task.fields[what]}"))
-    with Progress(*columns, console=console, transient=True) as bar:
+    with Progress(*columns, console=console(), transient=True) as bar:
         task = bar.add_task(description, total=None, what="")
 
         def update(done: int, total: int, what: str) -> None:
@@ -229,31 +239,45 @@ def diff(old, new, full, db) -> None:
 def lookup(message, limit, as_json, db) -> None:
     """Find the card(s) for an error MESSAGE, or for a traceback pasted on stdin.
 
-    Templates are tried as regexes first (score 0.9-1.0); reworded messages fall back to fuzzy
-    matching (score below 0.9). A traceback's exception class and jax frames refine the ranking.
+    Templates of every crawled snapshot are tried as regexes first (0.9-1.0 for a long template);
+    reworded messages fall back to fuzzy matching (below 0.9). A wording no longer raised leads to
+    the error it became. Sites raising the same message give one result. Below 0.6: no card. A
+    traceback's exception class and jax frames refine the ranking. The index is stored beside a
+    SQLite database and rebuilt when the database changes.
     """
     import json
 
-    from jax_errors.lookup.index import open_index, parse_query
+    from jax_errors.lookup.index import parse_query
+    from jax_errors.lookup.origin import NO_CARD, NO_SITE, looks_raised_in_xla
+    from jax_errors.lookup.stored import stored_index
 
     text = message if message is not None else sys.stdin.read()
     if not text.strip():
         raise click.UsageError("give a MESSAGE or paste a traceback on stdin")
     query = parse_query(text)
-    matches = open_index(open_database(db)).lookup(query, limit=limit)
+    matches = stored_index(db).lookup(query, limit=limit)
+    verdict = None if matches else NO_SITE if looks_raised_in_xla(query) else NO_CARD
     if as_json:
-        click.echo(json.dumps([
-            {"error_id": m.entry.error_id, "score": m.score, "how": m.how, "exception": m.entry.exc_class,
-             "template": m.entry.template.text, "path": m.entry.path, "line": m.entry.lineno,
-             "snapshot": m.entry.snapshot} for m in matches
-        ], indent=2))
+        click.echo(json.dumps({"verdict": verdict, "matches": [
+            {"error_id": m.entry.error_id, "score": m.score, "confidence": m.confidence, "how": m.how,
+             "exception": m.entry.exc_class, "template": m.entry.template.text, "path": m.entry.path,
+             "line": m.entry.lineno, "snapshot": m.entry.snapshot, "worded_until": m.worded_until,
+             "removed_after": m.removed_after, "sites": [s.error_id for s in m.sites]} for m in matches
+        ]}, indent=2))
         return
-    if not matches:
-        click.echo("no matching card")
+    if verdict:
+        click.echo(verdict)
     for m in matches:
-        click.echo(f"{m.score:.3f} {m.how:<8} {m.entry.error_id} {m.entry.exc_class} "
+        click.echo(f"{m.score:.3f} {m.confidence:<6} {m.how:<8} {m.entry.error_id} {m.entry.exc_class} "
                    f"{m.entry.path}:{m.entry.lineno} ({m.entry.snapshot})")
         click.echo(f"      {_one_line(m.entry.template.text)}")
+        if m.worded_until:
+            click.echo(f"      worded so up to {m.worded_until}: {_one_line(m.matched.template.text, 80)}")
+        if m.removed_after:
+            click.echo(f"      no longer raised after {m.removed_after}")
+        if m.sites:
+            others = ", ".join(f"{s.path}:{s.lineno}" for s in m.sites if s is not m.entry)
+            click.echo(f"      raised at {len(m.sites)} sites; also {others}")
 
 
 @cli.command()
@@ -279,6 +303,8 @@ def db() -> None:
 @db_option
 def db_upgrade(revision, db) -> None:
     """Upgrade the database schema (done automatically on first use); a failed migration changes nothing."""
+    from jax_errors.db.engine import upgrade_database
+
     click.echo(f"database at revision {upgrade_database(db, revision)}")
 
 
@@ -290,6 +316,8 @@ def db_downgrade(revision, yes, db) -> None:
     """Downgrade the database schema to --revision, dropping what later migrations added."""
     if not yes:
         raise click.UsageError("downgrading drops tables and the data in them; pass --yes to go ahead")
+    from jax_errors.db.engine import downgrade_database
+
     click.echo(f"database at revision {downgrade_database(db, revision)}")
 
 
@@ -297,6 +325,8 @@ def db_downgrade(revision, yes, db) -> None:
 @db_option
 def db_current(db) -> None:
     """Print the database's schema revision and the newest one."""
+    from jax_errors.db.engine import database_revisions
+
     current, head = database_revisions(db)
     click.echo(f"current {current}, head {head}")
 
@@ -332,7 +362,7 @@ def reproduce(names, cases_dir, jobs, timeout, versions, db) -> None:
     for version in versions or [None]:
         environment = None
         if version is not None:
-            with console.status(f"making the environment of jax {version} (once)"):
+            with console().status(f"making the environment of jax {version} (once)"):
                 environment = ensure_environment(version)
         with progress_bar(f"reproduce {len(cases)} cases" + (f" on jax {version}" if version else "")) as progress:
             report = run_cases(engine, cases, jobs=jobs, timeout=timeout, progress=progress, environment=environment)

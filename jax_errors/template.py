@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 PartKind = Literal["lit", "expr", "opaque", "opt_begin", "opt_end", "rep_begin", "rep_end"]
 # Markers have no text. opt_begin/opt_end bracket parts that only some runs add (`msg += ...` inside an
@@ -24,8 +24,9 @@ _ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(NamedTuple):
+    """One piece of a template: literal text, or a placeholder (its expression) or marker. A tuple: cheap to load."""
+
     kind: PartKind
     text: str
 

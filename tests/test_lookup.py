@@ -10,7 +10,8 @@ from versions import GRAD_MESSAGES, SEED_ID, seed_line
 
 from jax_errors.cli import cli
 from jax_errors.db.engine import copy_database
-from jax_errors.lookup.index import LookupIndex, Query, parse_query
+from jax_errors.lookup.build import index_from_session
+from jax_errors.lookup.index import Query, parse_query
 
 TRACEBACK = '''Traceback (most recent call last):
   File "/home/me/train.py", line 12, in <module>
@@ -24,7 +25,7 @@ ValueError: all_gather_reduced only accepts inputs that are varying. Got f32[1]
 @pytest.fixture(scope="module")
 def index(crawled_db):
     with Session(crawled_db) as session:
-        return LookupIndex.from_session(session)
+        return index_from_session(session)
 
 
 def test_exact_message_matches_its_template(index):
@@ -55,8 +56,10 @@ def test_message_built_with_a_bound_format(index):
 def test_cli_reads_a_traceback_on_stdin(installed_db_path):
     result = CliRunner().invoke(cli, ["lookup", "--json", "--db", str(installed_db_path)], input=TRACEBACK)
     assert result.exit_code == 0, result.output
-    [best, *_] = json.loads(result.stdout)
+    answer = json.loads(result.stdout)
+    [best, *_] = answer["matches"]
     assert best["error_id"] == SEED_ID and best["line"] == seed_line()
+    assert answer["verdict"] is None and best["confidence"] == "high" and best["sites"] == []
 
 
 def test_cli_without_message_or_stdin_is_a_usage_error(installed_db_path):
@@ -71,23 +74,40 @@ def test_class_built_messages_find_the_raise(index):
     assert matches[0].entry.exc_class == "jax._src.errors.ConcretizationTypeError"
 
 
-def test_accuracy_on_real_messages_from_jax_issues(crawled_db, index):
-    """Top-1 accuracy over messages users pasted in JAX's issues (tests/data/issue_messages.json)."""
-    from pathlib import Path
+def evaluate(index, data):
+    """Top-1 and top-3 hits on the messages with a raise site, and results on those without one.
 
+    A result names a site when it is that site's card, or one of the sites raising its message.
+    """
     from jax_errors.lookup.index import Query
 
+    top1 = top3 = false = 0
+    for case in data:
+        matches = index.lookup(Query(case["message"], case["exception"].rpartition(".")[2]), limit=3)
+        sites = [{m.entry.error_id, *(s.error_id for s in m.sites)} for m in matches]
+        if case["expected"] is None:
+            # A message raised inside XLA has no card; a removed one may lead to its own retired card, not a live one.
+            false += bool(matches) and (case["raised_in"] == "xla" or matches[0].entry.live_id is not None)
+            continue
+        top1 += bool(sites) and case["expected"]["error_id"] in sites[0]
+        top3 += any(case["expected"]["error_id"] in group for group in sites)
+    return top1, top3, false
+
+
+def issue_messages():
+    from pathlib import Path
+
     data = json.loads((Path(__file__).parent / "data" / "issue_messages.json").read_text())
-    cases = [d for d in data if d["expected"]]
-    assert len(data) == 50 and len(cases) >= 45
-    hits = 0
-    for case in cases:
-        expected = case["expected"]  # the id at jax 0.10.2, and where a later release gives it another
-        want = expected.get("error_id_by_version", {}).get(jax.__version__, expected["error_id"])
-        matches = index.lookup(Query(case["message"], case["exception"].rpartition(".")[2]))
-        hits += bool(matches) and matches[0].entry.error_id == want
-    # Measured 22/46 without reproductions in the catalogue (25/46 with them); a drop is a regression.
-    assert hits >= 22
+    assert len(data) == 181 and sum(d["raised_in"] == "python" for d in data) == 135
+    assert {d["raised_in"] for d in data if d["expected"] is None} == {"xla", "removed"}
+    return data
+
+
+def test_accuracy_on_real_messages_from_jax_issues(index):
+    """The figures README "Lookup" claims for the installed jax's catalogue alone (labels are at jax 0.12.0.1)."""
+    if jax.__version__ != "0.12.0.1":
+        pytest.skip(f"the evaluation set is labelled at jax 0.12.0.1, not {jax.__version__}")
+    assert evaluate(index, issue_messages()) == (82, 91, 4)
 
 
 VMAP_MESSAGE = ("vmap got inconsistent sizes for array axes to be mapped:\n"
@@ -116,7 +136,7 @@ def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_
     engine = open_database(path)
     query = Query("jax.experimental.maps was removed in JAX v0.4.31; use jax.sharding.Mesh.", "AttributeError")
     with Session(engine) as session:
-        before = LookupIndex.from_session(session)
+        before = index_from_session(session)
         [opaque] = [e for e in before.entries if e.template.text == "{message}" and e.path == "jax/_src/deprecations.py"
                     and e.exc_class == "AttributeError"]
         assert opaque.error_id not in [m.entry.error_id for m in before.lookup(query)]
@@ -129,7 +149,7 @@ def test_an_opaque_template_is_found_by_a_message_it_was_seen_raising(installed_
                 status="confirmed", matched=True, exc_class="AttributeError", message=REMOVED_MESSAGE + "." * (i // 2),
                 error_id=opaque.error_id))
         session.commit()
-        after = LookupIndex.from_session(session)
+        after = index_from_session(session)
     [seen] = [e for e in after.entries if e.error_id == opaque.error_id]
     assert len(seen.examples) == EXAMPLES_PER_ERROR and skeleton_key(seen.template) not in seen.examples
     assert opaque.error_id in after.raised
@@ -157,7 +177,7 @@ def test_the_sites_index_made_from_cards_equals_the_one_read_from_the_database(s
     with JaxRepository(git_repo.path) as repo:
         crawl_snapshot(engine, repo.snapshot("jax-v0.0.1"))
     with Session(engine) as session:
-        expected = LookupIndex.from_session(session)
+        expected = index_from_session(session)
     index = catalogue_index(load_catalogue(engine))
     assert index.entries == expected.entries and index.raised == expected.raised
     assert {entry.snapshot for entry in index.entries} == {"jax-v0.0.1", f"jax-v{jax.__version__}"}

@@ -50,7 +50,7 @@ def test_crawl_and_query_on_postgres(postgres_url, git_repo):
         assert (diff.added, diff.removed, diff.reworded) == ([], [], [])
     assert [s.sites for s in snapshot_stats(engine)] == [1, 1]
     # Both read the catalogue in one repeatable-read transaction there.
-    from jax_errors.lookup.index import open_index
+    from jax_errors.lookup.build import open_index
     from jax_errors.site_gen.catalogue import load_catalogue
 
     [best, *_] = open_index(engine).lookup("ValueError: bad 3")

@@ -123,31 +123,80 @@ def test_pasted_traceback_lists_the_seed_card_first(page, base_url):
     assert page.errors == []
 
 
+JS_RANK = """m => [m.entry.id, m.score, m.how, m.matched ? m.matched.until : null,
+                    m.entry.live_id === null ? m.entry.until : null, m.sites.map(s => s.id)]"""
+
+
+def ranked(matches) -> list[list]:
+    """What the parity tests compare: each result's card, score, method, wording, removal and sites."""
+    return [[m.entry.error_id, m.score, m.how, m.worded_until, m.removed_after, [s.error_id for s in m.sites]]
+            for m in matches]
+
+
 def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db_path):
-    """static/lookup.js over api/lookup.json gives lookup.py's cards, scores and order on 50 real messages."""
+    """static/lookup.js over api/lookup.json gives lookup.py's cards, scores and order on every evaluation message."""
     import json
 
     from sqlalchemy.orm import Session
 
     from jax_errors.db.engine import open_database
-    from jax_errors.lookup.index import LookupIndex, Query, parse_query
+    from jax_errors.lookup.build import index_from_session
+    from jax_errors.lookup.index import Query, parse_query
 
     data = json.loads((Path(__file__).parent / "data" / "issue_messages.json").read_text())
     queries = [{"message": d["message"], "excClass": d["exception"].rpartition(".")[2], "jaxFrames": []}
                for d in data]
     with Session(open_database(site_db_path)) as session:
-        index = LookupIndex.from_session(session)
-    expected = [[[m.entry.error_id, m.score, m.how] for m in index.lookup(Query(q["message"], q["excClass"]))]
-                for q in queries]
-    expected.append([[m.entry.error_id, m.score, m.how] for m in index.lookup(parse_query(TRACEBACK))])
+        index = index_from_session(session)
+    expected = [ranked(index.lookup(Query(q["message"], q["excClass"]))) for q in queries]
+    expected.append(ranked(index.lookup(parse_query(TRACEBACK))))
     page.goto(base_url + "search.html")
     got = page.evaluate("""async ([queries, traceback]) => {
         const matcher = await window.jaxErrorsLookup.load();
         matcher.entries.forEach((entry, i) => { if (entry.regex) matcher.regexOf(i); });  // every regex compiles
-        const rank = q => matcher.lookup(q).map(m => [m.entry.id, m.score, m.how]);
+        const rank = q => matcher.lookup(q).map(%s);
         return queries.map(rank).concat([rank(traceback)]);
-    }""", [queries, TRACEBACK])
-    assert sum(1 for e in expected if e) >= 45  # the comparison covers real matches, not empty lists
+    }""" % JS_RANK, [queries, TRACEBACK])
+    assert sum(1 for e in expected if e) >= 100  # the comparison covers real matches, not empty lists
+    assert got == expected
+    assert page.errors == []
+
+
+def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, tmp_path):
+    """Old wordings, removed errors, one message at several sites and frames: the browser's answers are the CLI's."""
+    from test_lookup_history import NEW, OLD
+
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.db.engine import open_database
+    from jax_errors.lookup.browser import catalogue_index, lookup_record
+    from jax_errors.lookup.index import parse_query
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    engine = open_database(tmp_path / "catalogue.db")
+    git_repo.commit(OLD, "old", tag="jax-v0.0.1")
+    git_repo.commit(NEW, "new", tag="jax-v0.0.2")
+    with JaxRepository(git_repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    catalogue = load_catalogue(engine)
+    index = catalogue_index(catalogue)
+    texts = ["ValueError: vmap in_axes must match the number of arguments, got 2 for 3",
+             "TypeError: the legacy xmap path was removed long ago and nothing replaces it: 3",
+             "NameError: unbound axis name: i",
+             'Traceback (most recent call last):\n  File "/x/jax/_src/names.py", line 5, in f\n'
+             "NameError: unbound axis name: i",
+             "Invalid argument: vmap in_axes has 2 entries but the function takes 3 arguments",
+             "XlaRuntimeError: INVALID_ARGUMENT: vmap in_axes are wrong"]
+    expected = [[ranked(index.lookup(parse_query(t))), index.lookup(parse_query(t)) == []] for t in texts]
+    page.goto(base_url + "search.html")
+    got = page.evaluate("""([record, texts]) => {
+        const matcher = window.jaxErrorsLookup.Matcher(record);
+        return texts.map(t => { const m = matcher.lookup(t); return [m.map(%s), m.length === 0]; });
+    }""" % JS_RANK, [lookup_record(catalogue), texts])
+    (worded, _), (removed, _), (shared, _), (framed, _), (prefixed, _), (xla, nothing) = expected
+    assert worded[0][3] == "jax-v0.0.1" and removed[0][4] == "jax-v0.0.1" and len(shared[0][5]) == 2
+    assert framed[0][0] != shared[0][0] and prefixed[0][2] == "template" and nothing
     assert got == expected
     assert page.errors == []
 

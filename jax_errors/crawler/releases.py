@@ -40,12 +40,10 @@ from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import ReleaseError
 from jax_errors.progress import Progress
 from jax_errors.reproduce.sandbox import failure_reason
-from jax_errors.snapshots import is_commit, version_key
+from jax_errors.snapshots import OLDEST_RELEASE, is_commit, version_key
 
 INDEX_ENV = "JAX_ERRORS_INDEX_URL"
 DEFAULT_INDEX = "https://pypi.org/simple/"
-# The oldest release `--pypi-all` crawls: the first with a `jax-v` tag, and a pure-Python wheel.
-OLDEST_RELEASE = "0.4.1"
 PROJECT = "jax"
 _WHEEL = re.compile(rf"^{PROJECT}-(?P<version>[^-]+)-py3-none-any\.whl$")
 _SDIST = re.compile(rf"^{PROJECT}-(?P<version>[^-]+)\.tar\.gz$")

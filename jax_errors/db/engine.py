@@ -17,9 +17,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session
 
+from jax_errors.db.location import DEFAULT_DB
 from jax_errors.exceptions import DatabaseError
 
-DEFAULT_DB = "jax_errors.db"
 # How long a statement waits for another process's write to end before it fails.
 BUSY_TIMEOUT_MS = int(os.environ.get("JAX_ERRORS_BUSY_TIMEOUT_MS", "60000"))
 MIGRATIONS = Path(__file__).parent.parent / "migrations"

@@ -30,6 +30,8 @@ from jax_errors.template import Template
 # same function, or in another function of the same file; or as moved, anywhere.
 REWORD_SIMILARITY = 0.6
 FILE_REWORD_SIMILARITY = 0.75
+# The sole error of a class a file lost and the sole one it gained: one check rewritten, if this alike.
+REWRITE_SIMILARITY = 0.45
 MOVE_SIMILARITY = 0.9
 # One skeleton found in the other to this share (a sentence added or dropped) also counts as alike.
 CONTAINED_SHARE = 0.95
@@ -109,6 +111,27 @@ def lineage(error_id: str, errors: dict[str, ErrorHistory]) -> list[str]:
     return found
 
 
+def live_successor(error_id: str, errors: dict[str, ErrorHistory]) -> str | None:
+    """The id a retired error lives on as, following rewordings and moves forward; None once it was removed.
+
+    A live error is its own successor. Of several successors, the nearest live one, then the smallest id.
+    """
+    seen, frontier = {error_id}, [error_id]
+    while frontier:
+        live = sorted(i for i in frontier if i in errors and errors[i].retired_since is None)
+        if live:
+            return live[0]
+        following = []
+        for current in frontier:
+            history = errors.get(current)
+            for later in sorted(set(history.reworded_to) | set(history.moved_to)) if history else ():
+                if later not in seen:
+                    seen.add(later)
+                    following.append(later)
+        frontier = following
+    return None
+
+
 def ordered_snapshots(session: Session) -> list[Snapshot]:
     """Every snapshot, oldest first: by commit date, or by version for a package with no date."""
     snapshots = list(session.scalars(select(Snapshot)))
@@ -171,8 +194,33 @@ def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo]
         used_new.add(new_id)
         same_words = " ".join(old.skeleton.split()) == " ".join(new.skeleton.split())
         (moved if same_words or kind == "moved" and old.qualname != new.qualname else reworded).append((old, new))
+    reworded += rewritten([o for o in removed if o.error_id not in used_old], [n for n in added if n.error_id not in used_new])
     order = lambda pair: pair[0].error_id  # noqa: E731
     return sorted(moved, key=order), sorted(reworded, key=order)
+
+
+def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo]) -> list[tuple[ErrorInfo, ErrorInfo]]:
+    """Errors rewritten in place: the only one of a class that a function (or a file, if the words are still
+    somewhat alike) lost, and the only one of that class it gained.
+
+    Their words may share little (`IO effect not supported in vmap-of-while.` became `Unordered IO
+    effects not supported in while_loop with batched predicate`), but the check is the same one.
+    """
+    pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
+    for place, threshold in ((lambda i: (i.path, i.qualname, i.exc), 0.0), (lambda i: (i.path, i.exc), REWRITE_SIMILARITY)):
+        linked = {o.error_id for o, _ in pairs} | {n.error_id for _, n in pairs}
+        lost, gained = defaultdict(list), defaultdict(list)
+        for info in removed:
+            if info.error_id not in linked:
+                lost[place(info)].append(info)
+        for info in added:
+            if info.error_id not in linked:
+                gained[place(info)].append(info)
+        for key, olds in lost.items():
+            news = gained.get(key, [])
+            if len(olds) == 1 == len(news) and _alike(olds[0].skeleton, news[0].skeleton, threshold, contained=False) is not None:
+                pairs.append((olds[0], news[0]))
+    return pairs
 
 
 def _alike(old: str, new: str, threshold: float, *, contained: bool) -> float | None:

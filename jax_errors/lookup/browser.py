@@ -17,6 +17,7 @@ from typing import Any
 
 from jax_errors.exceptions import RegexTranslationError
 from jax_errors.lookup import index as lookup
+from jax_errors.lookup import origin
 from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.site_gen.catalogue import Catalogue
 from jax_errors.site_gen.links import card_path
@@ -38,12 +39,13 @@ _WORD = "\\p{L}\\p{N}_"
 
 
 def catalogue_index(catalogue: Catalogue) -> LookupIndex:
-    """The lookup index of a loaded catalogue, made from its cards: what `LookupIndex.from_session` reads."""
+    """The lookup index of a loaded catalogue, made from its cards: what `build.index_from_session` reads."""
     entries = []
     for card in catalogue.sorted_cards():
         snapshot = card.history.last or catalogue.newest  # where its newest raise site stands
         entries.append(make_entry(card.id, card.site, card.template, card.location.path, snapshot.label,
-                                  catalogue.observed.get(card.id, ())))
+                                  catalogue.observed.get(card.id, ()), live_id=card.live_id,
+                                  until=None if card.live_id == card.id else snapshot.label))
     return LookupIndex(entries, frozenset(catalogue.observed))
 
 
@@ -54,32 +56,43 @@ def lookup_record(catalogue: Catalogue) -> dict[str, Any]:
     return {
         "schema_version": SCHEMA_VERSION,
         "scoring": {
-            "template_base": lookup.TEMPLATE_BASE, "coverage_weight": lookup.COVERAGE_WEIGHT,
+            "template_base": lookup.TEMPLATE_BASE, "weak_template_base": lookup.WEAK_TEMPLATE_BASE,
+            "strong_literal": lookup.STRONG_LITERAL, "coverage_weight": lookup.COVERAGE_WEIGHT,
             "fuzzy_ceiling": lookup.FUZZY_CEILING, "fuzzy_floor": lookup.FUZZY_FLOOR,
-            "fuzzy_candidates": lookup.FUZZY_CANDIDATES, "path_bonus": lookup.PATH_BONUS,
-            "raised_bonus": lookup.RAISED_BONUS, "class_penalty": lookup.CLASS_PENALTY, "limit": 5,
+            "xla_fuzzy_floor": lookup.XLA_FUZZY_FLOOR, "fuzzy_candidates": lookup.FUZZY_CANDIDATES,
+            "fuzzy_shortlist": lookup.FUZZY_SHORTLIST, "path_bonus": lookup.PATH_BONUS,
+            "raised_bonus": lookup.RAISED_BONUS, "class_penalty": lookup.CLASS_PENALTY,
+            "match_floor": lookup.MATCH_FLOOR, "confidence": lookup.CONFIDENCE, "limit": 5,
         },
+        "messages": {"xla": origin.NO_SITE[:1].upper() + origin.NO_SITE[1:] + ".",
+                     "none": origin.NO_CARD[:1].upper() + origin.NO_CARD[1:] + "; try the full-text search below."},
         "syntax": {
             "space": python_space(),
             "frame": js_regex(lookup.FRAME.pattern, lookup.FRAME.flags),
             "exception_line": "^(?:" + js_regex(lookup.EXCEPTION_LINE.pattern, lookup.EXCEPTION_LINE.flags) + ")",
             "values": js_regex(lookup.VALUES.pattern, lookup.VALUES.flags),
+            "status_prefix": js_regex(origin.STATUS_PREFIX.pattern, origin.STATUS_PREFIX.flags),
+            "cpp_words": js_regex(origin.CPP_WORDS.pattern, origin.CPP_WORDS.flags),
+            "runtime_classes": sorted(origin.RUNTIME_CLASSES),
         },
         "count": len(index.entries),
-        "entries": [_entry(entry, titles, index.raised) for entry in index.entries],
+        "entries": [_entry(entry, key, index, titles) for entry, key in zip(index.entries, index.anchor_key, strict=True)],
+        "fuzzy": {"keys": index.fuzzy_keys, "owners": index.fuzzy_owners, "common": sorted(index.common_words)},
     }
 
 
-def _entry(entry: Entry, titles: Mapping[str, str], raised: frozenset[str]) -> dict[str, Any]:
+def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Mapping[str, str]) -> dict[str, Any]:
     regex = None
     if entry.literal_length:  # lookup never tries a template without literal text
         regex = "^(?:" + js_regex(entry.regex.pattern, entry.regex.flags, space=_TEMPLATE_SPACE) + ")$"
+    siblings = index.siblings(entry)
     return {
         "id": entry.error_id, "class": entry.exc_class, "title": titles.get(entry.error_id, entry.template.text),
         "href": card_path(entry.error_id), "path": entry.path, "line": entry.lineno,
         "regex": regex, "literal_length": entry.literal_length,
-        "anchors": " ".join(sorted(entry.anchor_words)), "fuzzy_key": entry.fuzzy_key,
-        "examples": list(entry.examples), "raised": entry.error_id in raised,
+        "anchors": " ".join(sorted(entry.anchor_words)), "anchor_key": anchor_key,
+        "raised": entry.error_id in index.raised, "live_id": entry.live_id, "until": entry.until,
+        "group": siblings[0].error_id if siblings else None,
     }
 
 

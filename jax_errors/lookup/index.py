@@ -1,38 +1,55 @@
 """Find the card for a message a user got: templates as regexes first, fuzzy matching after.
 
+This module needs no database (`build` makes an index from one), so that a stored index loads fast.
+
+Every wording of every crawled snapshot is matched, and a wording that is no longer raised leads
+to the card of the error it became (its lineage followed forward), saying up to which snapshot it
+was worded so. Sites that raise the same class with the same template give one result naming them
+all; a traceback's frames pick the site.
+
 A message that a template fully matches scores 0.9 to 1.0 (more literal text matched, higher).
 A reworded message (another jax version, or a template with opaque pieces) falls back to fuzzy
 matching on the skeleton, and on messages the error was seen raising (by a reproduction case or
-a JAX test), and scores below 0.9.
+a JAX test), and scores below 0.9. Below MATCH_FLOOR nothing is shown: no card matches.
+
+Both searches look only where the message's words point: a template is tried when the rarest of
+the words it must contain is in the message, a skeleton when it shares enough uncommon words.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from rapidfuzz import fuzz, process
-from sqlalchemy import Engine, select
-from sqlalchemy.orm import Session
+from rapidfuzz import fuzz
 
-from jax_errors.db.engine import consistent_reads
-from jax_errors.db.history import ordered_snapshots
-from jax_errors.db.models import Occurrence, RaiseSite
-from jax_errors.db.queries import chunks, observed_messages, worded_messages
 from jax_errors.exceptions import QueryTooLongError
-from jax_errors.template import MARKERS, OPENERS, Template, Wording, as_raised, template_regex
+from jax_errors.lookup.origin import looks_raised_in_xla, without_status
+from jax_errors.template import MARKERS, OPENERS, Template, template_regex
+
+if TYPE_CHECKING:
+    from jax_errors.db.models import RaiseSite
 
 # A pasted traceback of a few hundred frames fits; a megabyte of text is no message (and costs seconds).
 MAX_QUERY_CHARS = 100_000
 # Messages an error was seen raising that fuzzy matching compares too, per error.
 EXAMPLES_PER_ERROR = 3
-# A template match scores TEMPLATE_BASE plus COVERAGE_WEIGHT times the share of the message it spells out.
+# A template match scores TEMPLATE_BASE plus COVERAGE_WEIGHT times the share of the message it spells out,
+# when its literal text is at least STRONG_LITERAL characters long. A shorter one proves less (`{a} != {b}`
+# fits many messages): its base falls toward WEAK_TEMPLATE_BASE in proportion.
 TEMPLATE_BASE = 0.9
+WEAK_TEMPLATE_BASE = 0.5
+STRONG_LITERAL = 40
 COVERAGE_WEIGHT = 0.1
 FUZZY_CEILING = 0.85
 FUZZY_FLOOR = 0.5
+# ... and for a message bearing XLA's marks (see `origin`).
+XLA_FUZZY_FLOOR = 0.8
 PATH_BONUS = 0.05
 # Between sites with the same words, one seen raising (a reproduction or a JAX test) is the likelier: the other may be
 # dead code or a rarely taken path.
@@ -40,6 +57,18 @@ RAISED_BONUS = 0.02
 CLASS_PENALTY = 0.1
 # Fuzzy candidates scored per card asked for: a template match may take one of their places.
 FUZZY_CANDIDATES = 4
+# A skeleton of fewer words is not matched fuzzily: any message holding them (`tpu`) would score 100.
+FUZZY_MIN_WORDS = 3
+# Fuzzy keys scored per message: those sharing the most uncommon words with it, ties to the first.
+FUZZY_SHORTLIST = 64
+# A word in more than this share of the fuzzy keys (`the`, `must`) does not shortlist a key.
+COMMON_WORD_SHARE = 0.02
+# A removed error leads to a live one of its file and class whose skeleton is this alike (difflib's ratio).
+RESEMBLANCE = 0.6
+# Scores of at least HIGH are high confidence, of at least MEDIUM medium, lower ones low (README "Lookup").
+CONFIDENCE = {"high": 0.9, "medium": 0.75}
+# Results scoring below this are not shown (see README "Lookup" for the calibration).
+MATCH_FLOOR = 0.6
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
 VALUES = re.compile(r"\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\([^()]*\)|\[[^\[\]]*\]")
@@ -56,6 +85,28 @@ class Entry:
     lineno: int
     snapshot: str
     examples: tuple[str, ...] = ()  # fuzzy keys of messages it was seen raising, at most EXAMPLES_PER_ERROR
+    live_id: str | None = None  # the live error this wording leads to: itself while raised; None once removed
+    until: str | None = None  # a wording no longer raised: the newest snapshot that raised it
+
+    @property
+    def card_id(self) -> str:
+        """The card a match of this wording shows: the live error's, or its own once it was removed."""
+        return self.live_id or self.error_id
+
+    @property
+    def group_key(self) -> tuple[str, str]:
+        """Sites with one key raise the same message: one lookup result names them all."""
+        return self.template.text, self.exc_class.rpartition(".")[2]
+
+    def row(self) -> tuple:
+        """The entry as plain values (what a stored index keeps): `Entry.from_row` makes it again."""
+        return (self.error_id, self.exc_class, self.template.parts, self.template.forms, self.path, self.lineno,
+                self.snapshot, self.examples, self.live_id, self.until)
+
+    @classmethod
+    def from_row(cls, row: tuple) -> Entry:
+        error_id, exc_class, parts, forms, path, lineno, snapshot, examples, live_id, until = row
+        return cls(error_id, exc_class, Template(parts, forms), path, lineno, snapshot, examples, live_id, until)
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -97,9 +148,28 @@ class Entry:
 
 @dataclass(frozen=True)
 class Match:
-    entry: Entry
+    """One result: a card, how well the message fits it, and how it was found."""
+
+    entry: Entry  # the card's error: a live one, or a removed one
     score: float
     how: str  # "template" or "fuzzy"
+    matched: Entry | None = None  # the wording that matched, when it is an earlier one of the card's lineage
+    sites: tuple[Entry, ...] = ()  # every site raising the same message (the card's among them), when several
+
+    @property
+    def worded_until(self) -> str | None:
+        """The newest snapshot that worded the message as pasted, when the card's error now reads otherwise."""
+        return self.matched.until if self.matched else None
+
+    @property
+    def confidence(self) -> str:
+        """`high`, `medium` or `low`: the band of CONFIDENCE its score falls in."""
+        return next((band for band, floor in CONFIDENCE.items() if self.score >= floor), "low")
+
+    @property
+    def removed_after(self) -> str | None:
+        """The newest snapshot that raised the card's error, when no crawled snapshot since raises it."""
+        return self.entry.until if self.entry.live_id is None else None
 
 
 @dataclass(frozen=True)
@@ -161,38 +231,46 @@ class LookupIndex:
     """Every error id of the catalogue with its newest template, ready to match messages."""
 
     def __init__(self, entries: list[Entry], raised: frozenset[str] = frozenset()) -> None:
-        self.entries = entries
+        entries = with_resembling_successors(entries)
+        self.entries: Sequence[Entry] = entries
         self.raised = raised  # error ids seen raising at run time: a case reproduced them or a JAX test
-        self._skeleton_keys = [e.fuzzy_key for e in entries]
-        self._example_keys = [key for e in entries for key in e.examples]
-        self._example_entry = [i for i, e in enumerate(entries) for _ in e.examples]
+        self._position = {e.error_id: i for i, e in enumerate(entries)}
+        siblings: dict[tuple[str, str], list[int]] = {}
+        for index, entry in enumerate(entries):
+            if entry.card_id == entry.error_id:
+                siblings.setdefault(entry.group_key, []).append(index)
+        self._siblings = {key: tuple(group) for key, group in siblings.items() if len(group) > 1}
+        self.anchor_key = anchor_keys(entries)
+        self._by_anchor: dict[str, list[int]] = {}
+        self._unanchored: list[int] = []
+        for index, entry in enumerate(entries):
+            if not entry.literal_length:
+                continue  # nothing literal to match: only fuzzy matching can find it
+            key = self.anchor_key[index]
+            if key is None:
+                self._unanchored.append(index)
+            else:
+                self._by_anchor.setdefault(key, []).append(index)
+        self.fuzzy_keys, self.fuzzy_owners = fuzzy_keys(entries)
+        self.common_words = common_words(self.fuzzy_keys)
+        self._postings: dict[str, list[int]] = {}
+        for index, key in enumerate(self.fuzzy_keys):
+            for word in sorted(set(key.split()) - self.common_words):
+                self._postings.setdefault(word, []).append(index)
 
-    @classmethod
-    def from_session(cls, session: Session) -> LookupIndex:
-        """The index of the catalogue a session reads: each error id at its newest occurrence."""
-        snapshots = ordered_snapshots(session)
-        position_of = {s.id: i for i, s in enumerate(snapshots)}
-        newest: dict[str, tuple[int, int, str]] = {}
-        for error_id, site_id, path, snapshot_id in session.execute(
-            select(Occurrence.error_id, Occurrence.site_id, Occurrence.path, Occurrence.snapshot_id)
-            .where(Occurrence.error_id.is_not(None))
-        ):
-            position = position_of[snapshot_id]
-            if error_id not in newest or position > newest[error_id][0]:
-                newest[error_id] = (position, site_id, path)
-        sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
-        wording = worded_messages(session)
-        observed = observed_messages(session)
-        entries = []
-        for error_id, (position, site_id, path) in sorted(newest.items()):
-            site, snapshot = sites[site_id], snapshots[position]
-            template = as_raised(Template.from_json(site.template_parts), site.exc_class,
-                                 wording.get(snapshot.id, Wording()))
-            entries.append(make_entry(error_id, site, template, path, snapshot.label, observed.get(error_id, ())))
-        return cls(entries, frozenset(observed))
+    def __getstate__(self) -> dict:
+        """What a stored index keeps: entries as plain rows, made into entries again only when a lookup needs them."""
+        return {**self.__dict__, "entries": [entry.row() for entry in self.entries]}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, entries=_LazyEntries(state["entries"]))
+
+    def entry(self, error_id: str) -> Entry | None:
+        position = self._position.get(error_id)
+        return None if position is None else self.entries[position]
 
     def lookup(self, query: Query | str, *, limit: int = 5) -> list[Match]:
-        """The best-scoring cards for a message, best first.
+        """The best-scoring cards for a message, best first; none scoring below MATCH_FLOOR.
 
         Raises:
             QueryTooLongError: the message is longer than MAX_QUERY_CHARS.
@@ -201,69 +279,210 @@ class LookupIndex:
             query = parse_query(query)
         if len(query.message) > MAX_QUERY_CHARS:
             raise QueryTooLongError(len(query.message), MAX_QUERY_CHARS)
-        message = query.message
-        words = frozenset(message.split())
-        matches: dict[str, Match] = {}
-        for entry in self.entries:
-            if not entry.literal_length or not entry.anchor_words <= words:
-                continue
-            if entry.regex.fullmatch(message):
-                coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
-                matches[entry.error_id] = Match(entry, TEMPLATE_BASE + COVERAGE_WEIGHT * coverage, "template")
-        for index, ratio in self._fuzzy(normalize(message), limit * FUZZY_CANDIDATES):
-            entry = self.entries[index]
+        found: dict[int, tuple[float, str]] = {}
+        for message in dict.fromkeys((query.message, without_status(query.message))):
+            words = frozenset(message.split())
+            for index in self._template_candidates(words):
+                entry = self.entries[index]
+                if index not in found and entry.anchor_words <= words and entry.regex.fullmatch(message):
+                    found[index] = (template_score(entry, message), "template")
+        # XLA's own words are no Python raise: only a close wording may stand for them.
+        floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
+        for index, ratio in self._fuzzy(normalize(without_status(query.message)), limit * FUZZY_CANDIDATES):
             score = FUZZY_CEILING * ratio / 100
-            if score >= FUZZY_FLOOR and entry.error_id not in matches:
-                matches[entry.error_id] = Match(entry, score, "fuzzy")
-        ranked = [self._adjust(m, query) for m in matches.values()]
-        ranked.sort(key=lambda m: (-m.score, m.entry.error_id))
-        return ranked[:limit]
+            if score >= floor and index not in found:
+                found[index] = (score, "fuzzy")
+        return self._results(found, query, limit)
+
+    def siblings(self, entry: Entry) -> tuple[Entry, ...]:
+        """The sites raising the same message as this card's (itself among them), when there are several."""
+        if entry.card_id != entry.error_id:
+            return ()
+        return tuple(self.entries[i] for i in self._siblings.get(entry.group_key, ()))
+
+    def _template_candidates(self, words: frozenset[str]) -> list[int]:
+        """Entries whose rarest anchor word is in the message, and those without anchor words, in entry order."""
+        candidates = set(self._unanchored)
+        for word in words:
+            candidates.update(self._by_anchor.get(word, ()))
+        return sorted(candidates)
 
     def _fuzzy(self, key: str, count: int) -> list[tuple[int, float]]:
-        """The `count` entries whose best ratio over their fuzzy keys is highest: (index, ratio), ties in entry order.
+        """The `count` entries whose best ratio over their shortlisted fuzzy keys is highest: (index, ratio).
 
-        Two bounded searches give exactly that: an entry among the `count` best has its best key
-        among the `count` best skeletons, or among the `count * EXAMPLES_PER_ERROR` best examples
-        (rapidfuzz orders equal ratios by position, which is entry order in both lists).
+        Ties go to the first entry. Only the FUZZY_SHORTLIST keys sharing the most uncommon words
+        with the message are scored: a key sharing none cannot score well.
         """
+        shared: dict[int, int] = {}
+        for word in set(key.split()) - self.common_words:
+            for index in self._postings.get(word, ()):
+                shared[index] = shared.get(index, 0) + 1
+        shortlist = sorted(shared, key=lambda i: (-shared[i], i))[:FUZZY_SHORTLIST]
         best: dict[int, float] = {}
-        found = [(index, ratio) for _k, ratio, index in process.extract(
-            key, self._skeleton_keys, scorer=fuzz.token_set_ratio, limit=count)]
-        if self._example_keys:
-            found += [(self._example_entry[i], ratio) for _k, ratio, i in process.extract(
-                key, self._example_keys, scorer=fuzz.token_set_ratio, limit=count * EXAMPLES_PER_ERROR)]
-        for index, ratio in found:
-            best[index] = max(ratio, best.get(index, 0.0))
+        for index in shortlist:
+            ratio = fuzzy_ratio(key, self.fuzzy_keys[index])
+            for owner in self.fuzzy_owners[index]:
+                best[owner] = max(ratio, best.get(owner, 0.0))
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:count]
 
-    def _adjust(self, match: Match, query: Query) -> Match:
-        score = match.score
-        if query.exc_class and match.entry.exc_class.rpartition(".")[2] != query.exc_class:
+    def _results(self, found: dict[int, tuple[float, str]], query: Query, limit: int) -> list[Match]:
+        """Scores adjusted, wordings taken to their cards, sites of one message made one result, the floor applied."""
+        cards: dict[str, Match] = {}
+        for index, (score, how) in sorted(found.items()):
+            entry = self.entries[index]
+            card = self.entry(entry.card_id) or entry
+            match = Match(card, self._adjusted(score, card, query), how, entry if card is not entry else None)
+            if card.error_id not in cards or _better(match, cards[card.error_id]):
+                cards[card.error_id] = match
+        results: dict[tuple[str, str], Match] = {}
+        for match in cards.values():
+            key = match.entry.group_key
+            if siblings := self.siblings(match.entry):
+                match = Match(match.entry, match.score, match.how, match.matched, siblings)
+            if key not in results or _better(match, results[key]):
+                results[key] = match
+        for key, match in results.items():
+            if (framed := framed_site(match.sites, query.jax_frames)) not in (None, match.entry):
+                results[key] = Match(framed, match.score, match.how, match.matched, match.sites)
+        ranked = sorted((m for m in results.values() if m.score >= MATCH_FLOOR),
+                        key=lambda m: (-m.score, m.entry.error_id))
+        return ranked[:limit]
+
+    def _adjusted(self, score: float, card: Entry, query: Query) -> float:
+        if query.exc_class and card.exc_class.rpartition(".")[2] != query.exc_class:
             score -= CLASS_PENALTY
-        if query.jax_frames and match.entry.path == query.jax_frames[-1][0]:
+        if query.jax_frames and card.path == query.jax_frames[-1][0]:
             score += PATH_BONUS
-        if match.entry.error_id in self.raised:
+        if card.error_id in self.raised:
             score += RAISED_BONUS
-        return Match(match.entry, round(min(score, 1.0), 4), match.how)
+        return round(min(score, 1.0), 4)
+
+
+def template_score(entry: Entry, message: str) -> float:
+    """How much a full match of the entry's template says: its literal text's length, and its share of the message.
+
+    A short template says as much as a long one when it spells out most of the message (`unbound
+    axis name: i`); one that leaves nearly all of it to placeholders (`{a} != {b}`) says little.
+    """
+    coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
+    strength = max(coverage, min(1.0, entry.literal_length / STRONG_LITERAL))
+    return WEAK_TEMPLATE_BASE + (TEMPLATE_BASE - WEAK_TEMPLATE_BASE) * strength + COVERAGE_WEIGHT * coverage
+
+
+def fuzzy_ratio(key: str, other: str) -> float:
+    """How alike two fuzzy keys are, 0-100: the mean of rapidfuzz's token-set and token-sort ratios.
+
+    The token-set ratio alone is 100 whenever one holds every word of the other, so a short
+    skeleton (`encountered an unexpected tracer.`) would tie with the message's own; the token-sort
+    ratio weighs in the words one has and the other lacks.
+    """
+    return (fuzz.token_set_ratio(key, other) + fuzz.token_sort_ratio(key, other)) / 2
+
+
+class _LazyEntries(Sequence[Entry]):
+    """A stored index's entries, each made from its row the first time it is asked for."""
+
+    def __init__(self, rows: list[tuple]) -> None:
+        self._rows = rows
+        self._made: dict[int, Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        entry = self._made.get(index)
+        if entry is None:
+            entry = self._made[index] = Entry.from_row(self._rows[index])
+        return entry
+
+
+def framed_site(sites: Sequence[Entry], frames: Sequence[tuple[str, int]]) -> Entry | None:
+    """Of the sites raising one message, the one a traceback's frames pass through (the innermost such frame)."""
+    for frame in reversed(frames):
+        for site in sites:
+            if (site.path, site.lineno) == tuple(frame):
+                return site
+    return None
+
+
+def _better(match: Match, other: Match) -> bool:
+    """Of two results for one card or one message: the higher score, then a current wording, then the smaller id."""
+    return (-match.score, match.matched is not None, match.entry.error_id) < (
+        -other.score, other.matched is not None, other.entry.error_id)
+
+
+def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
+    """Removed errors led to the live error of their file and class that reads most like them, if alike enough.
+
+    The lineage links an error to the one it became when one replaced it between two snapshots; a
+    check dropped while a similar one elsewhere in its file already raised (`Too many indices:
+    2-dimensional array indexed with 3 regular indices` once, `Too many indices: array is
+    2-dimensional, but 3 were indexed` now) has no such successor. Its wording still leads a user
+    to the error raised today.
+    """
+    live: dict[tuple[str, str], list[Entry]] = {}
+    for entry in entries:
+        if entry.live_id == entry.error_id:
+            live.setdefault((entry.path, entry.exc_class), []).append(entry)
+    resolved = []
+    for entry in entries:
+        if entry.live_id is None and entry.until is not None:
+            ratios = [(difflib.SequenceMatcher(None, entry.fuzzy_key, other.fuzzy_key, autojunk=False).ratio(), other)
+                      for other in live.get((entry.path, entry.exc_class), ())]
+            best = max(ratios, key=lambda pair: (pair[0], pair[1].error_id), default=None)
+            if best is not None and best[0] >= RESEMBLANCE:
+                entry = dataclasses.replace(entry, live_id=best[1].error_id)
+        resolved.append(entry)
+    return resolved
+
+
+def anchor_keys(entries: list[Entry]) -> list[str | None]:
+    """Each entry's rarest anchor word (fewest entries need it; then the first in order), None without any."""
+    frequency: dict[str, int] = {}
+    for entry in entries:
+        for word in entry.anchor_words:
+            frequency[word] = frequency.get(word, 0) + 1
+    return [min(e.anchor_words, key=lambda w: (frequency[w], w)) if e.anchor_words else None for e in entries]
+
+
+def fuzzy_keys(entries: list[Entry]) -> tuple[list[str], list[list[int]]]:
+    """The distinct fuzzy keys (skeletons and seen messages) of FUZZY_MIN_WORDS words or more, in entry order,
+    and the entries owning each."""
+    position: dict[str, int] = {}
+    owners: list[list[int]] = []
+    for index, entry in enumerate(entries):
+        for key in dict.fromkeys((entry.fuzzy_key, *entry.examples)):
+            if len(key.split()) < FUZZY_MIN_WORDS:
+                continue
+            if key not in position:
+                position[key] = len(owners)
+                owners.append([])
+            owners[position[key]].append(index)
+    return list(position), owners
+
+
+def common_words(keys: list[str]) -> frozenset[str]:
+    """Words in more than COMMON_WORD_SHARE of the keys: too common to shortlist a key by."""
+    frequency: dict[str, int] = {}
+    for key in keys:
+        for word in set(key.split()):
+            frequency[word] = frequency.get(word, 0) + 1
+    return frozenset(w for w, n in frequency.items() if n > COMMON_WORD_SHARE * len(keys))
 
 
 def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, snapshot_label: str,
-               observed: Iterable[str]) -> Entry:
+               observed: Iterable[str], *, live_id: str | None, until: str | None) -> Entry:
     """An error as lookup sees it: its newest raise site, its message as raised, where and in which snapshot.
 
     Parameters:
         template: the site's template as `as_raised` words it.
         observed: the messages the error was seen raising.
+        live_id: the live error it leads to (itself while raised, None once removed); `until`: see `Entry`.
     """
     return Entry(error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
-                 _examples(observed, template))
-
-
-def open_index(engine: Engine) -> LookupIndex:
-    """The lookup index of the catalogue in `engine`, read as one state of it."""
-    with Session(engine) as session:
-        consistent_reads(session)
-        return LookupIndex.from_session(session)
+                 _examples(observed, template), live_id, until)
 
 
 def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:
@@ -271,10 +490,3 @@ def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:
     own = skeleton_key(template)
     keys = sorted({key for m in messages if (key := normalize(m)) and key != own}, key=lambda k: (len(k), k))
     return tuple(keys[:EXAMPLES_PER_ERROR])
-
-
-def _sites(session: Session, ids: list[int]) -> list[RaiseSite]:
-    found: list[RaiseSite] = []
-    for chunk in chunks(ids):
-        found.extend(session.scalars(select(RaiseSite).where(RaiseSite.id.in_(chunk))))
-    return found

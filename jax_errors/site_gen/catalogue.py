@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.imports import module_name
 from jax_errors.db import queries
 from jax_errors.db.engine import consistent_reads
-from jax_errors.db.history import ErrorHistory, catalogue_history, lineage
+from jax_errors.db.history import ErrorHistory, catalogue_history, lineage, live_successor
 from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.knowledge import Knowledge
@@ -203,6 +203,7 @@ class Card:
     worded_by_class: Template | None = None  # the message as its class, a factory or helpers elsewhere word it
     worded_by: str | None = None  # ... which
     example_message: str | None = None  # a message it was seen raising, shown where the template is incomplete
+    live_id: str | None = None  # the error it lives on as (itself while raised; None once removed)
 
     @property
     def exc_class(self) -> str:
@@ -324,6 +325,7 @@ def load_catalogue(
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
             tests=_carried_tests(error_id, tests, history.errors), linked_asserts=linked.get(error_id, 0),
+            live_id=live_successor(error_id, history.errors),
             **_wording(sites[spans[0][1].site_id], wording.get(spans[0][1].snapshot_id, Wording()),
                        observed.get(error_id, ())),
         )

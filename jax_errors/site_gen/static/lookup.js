@@ -161,6 +161,18 @@
     return tokenSetRatioOfSets(tokenSet(s1), tokenSet(s2));
   }
 
+  // rapidfuzz's fuzz.token_sort_ratio: fuzz.ratio (Indel's normalized similarity) of the sorted words.
+  function tokenSortRatio(s1, s2) {
+    var a = joinSorted(PY_SPACE.split(s1)), b = joinSorted(PY_SPACE.split(s2));
+    var lensum = a.length + b.length;
+    return lensum ? (1 - indelDistance(a, b) / lensum) * 100 : 100;
+  }
+
+  // lookup.py's fuzzy_ratio.
+  function fuzzyRatio(s1, s2) {
+    return (tokenSetRatio(s1, s2) + tokenSortRatio(s1, s2)) / 2;
+  }
+
   // lookup.py over a loaded api/lookup.json ------------------------------------------------------
 
   function Matcher(record) {
@@ -168,14 +180,47 @@
     var frame = new RegExp(syntax.frame, "u");
     var exceptionLine = new RegExp(syntax.exception_line, "u");
     var values = new RegExp(syntax.values, "gu");
+    var statusPrefix = new RegExp(syntax.status_prefix, "u");
+    var cppWords = new RegExp(syntax.cpp_words, "u");
+    var runtimeClasses = new Set(syntax.runtime_classes);
     var text = pyText(syntax.space);
     var entries = record.entries;
+    var byId = new Map(entries.map(function (e) { return [e.id, e]; }));
     var anchors = entries.map(function (e) { return e.anchors ? e.anchors.split(" ") : []; });
-    var keys = entries.map(function (e) { return [e.fuzzy_key].concat(e.examples).map(tokenSet); });
+    var byAnchor = new Map(), unanchored = [];
+    entries.forEach(function (entry, index) {
+      if (!entry.literal_length) return;
+      if (entry.anchor_key === null) { unanchored.push(index); return; }
+      if (!byAnchor.has(entry.anchor_key)) byAnchor.set(entry.anchor_key, []);
+      byAnchor.get(entry.anchor_key).push(index);
+    });
+    var groups = new Map();
+    entries.forEach(function (entry) {
+      if (entry.group === null) return;
+      if (!groups.has(entry.group)) groups.set(entry.group, []);
+      groups.get(entry.group).push(entry);
+    });
+    var fuzzyKeys = record.fuzzy.keys, owners = record.fuzzy.owners;
+    var common = new Set(record.fuzzy.common);
+    var postings = new Map();
+    fuzzyKeys.forEach(function (key, index) {
+      Array.from(new Set(text.split(key))).filter(function (w) { return !common.has(w); }).forEach(function (w) {
+        if (!postings.has(w)) postings.set(w, []);
+        postings.get(w).push(index);
+      });
+    });
     var regexes = new Array(entries.length);
 
     function normalize(s) {
       return text.split(s.replace(values, " ")).join(" ").toLowerCase();
+    }
+
+    function withoutStatus(s) {
+      return s.replace(statusPrefix, "");
+    }
+
+    function looksRaisedInXla(query) {
+      return runtimeClasses.has(query.excClass) || statusPrefix.test(query.message) || cppWords.test(query.message);
     }
 
     function jaxRelative(file) {
@@ -214,51 +259,121 @@
       return needed.every(function (w) { return words.has(w); });
     }
 
+    function templateCandidates(words) {
+      var candidates = new Set(unanchored);
+      words.forEach(function (w) { (byAnchor.get(w) || []).forEach(function (i) { candidates.add(i); }); });
+      return Array.from(candidates).sort(function (a, b) { return a - b; });
+    }
+
+    function templateScore(entry, message) {
+      var letters = Math.max(1, codePointLength(message.replace(/ /g, "")));
+      var coverage = Math.min(1.0, entry.literal_length / letters);
+      var strength = Math.max(coverage, Math.min(1.0, entry.literal_length / scoring.strong_literal));
+      return scoring.weak_template_base + (scoring.template_base - scoring.weak_template_base) * strength +
+        scoring.coverage_weight * coverage;
+    }
+
+    // lookup.py's LookupIndex._fuzzy: entries by their best ratio over the shortlisted keys.
+    function fuzzy(key, count) {
+      var shared = new Map();
+      new Set(text.split(key)).forEach(function (w) {
+        if (common.has(w)) return;
+        (postings.get(w) || []).forEach(function (i) { shared.set(i, (shared.get(i) || 0) + 1); });
+      });
+      var shortlist = Array.from(shared.keys()).sort(function (a, b) {
+        return shared.get(b) - shared.get(a) || a - b;
+      }).slice(0, scoring.fuzzy_shortlist);
+      var best = new Map();
+      shortlist.forEach(function (i) {
+        var ratio = fuzzyRatio(key, fuzzyKeys[i]);
+        owners[i].forEach(function (owner) { best.set(owner, Math.max(ratio, best.get(owner) || 0)); });
+      });
+      return Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }).slice(0, count);
+    }
+
     function lookup(query, limit) {
       if (typeof query === "string") query = parseQuery(query);
       if (limit === undefined) limit = scoring.limit;
-      var message = query.message;
-      var words = new Set(text.split(message));
-      var spaced = message.replace(text.spaces, " ");  // template regexes spell \s as a space
-      var letters = Math.max(1, codePointLength(message.replace(/ /g, "")));
-      var matches = new Map();
-      entries.forEach(function (entry, index) {
-        if (!entry.literal_length || !hasAll(words, anchors[index])) return;
-        if (regexOf(index).test(spaced)) {
-          var coverage = Math.min(1.0, entry.literal_length / letters);
-          matches.set(entry.id, {entry: entry, score: scoring.template_base + scoring.coverage_weight * coverage,
-                                 how: "template"});
+      var found = new Map();
+      var variants = [query.message, withoutStatus(query.message)];
+      if (variants[1] === variants[0]) variants.pop();
+      variants.forEach(function (message) {
+        var words = new Set(text.split(message));
+        var spaced = message.replace(text.spaces, " ");  // template regexes spell \s as a space
+        templateCandidates(words).forEach(function (index) {
+          var entry = entries[index];
+          if (found.has(index) || !hasAll(words, anchors[index])) return;
+          if (regexOf(index).test(spaced)) found.set(index, [templateScore(entry, message), "template"]);
+        });
+      });
+      var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
+      fuzzy(normalize(withoutStatus(query.message)), limit * scoring.fuzzy_candidates).forEach(function (pair) {
+        var score = scoring.fuzzy_ceiling * pair[1] / 100;
+        if (score >= floor && !found.has(pair[0])) found.set(pair[0], [score, "fuzzy"]);
+      });
+      return results(found, query, limit);
+    }
+
+    function cardOf(entry) {
+      return byId.get(entry.live_id || entry.id) || entry;
+    }
+
+    function compareIds(a, b) {
+      return a < b ? -1 : a > b ? 1 : 0;
+    }
+
+    // lookup.py's _better: the higher score, then a current wording, then the smaller id.
+    function better(m, other) {
+      return m.score > other.score || m.score === other.score && (
+        (m.matched === null) > (other.matched === null) ||
+        (m.matched === null) === (other.matched === null) && compareIds(m.entry.id, other.entry.id) < 0);
+    }
+
+    function results(found, query, limit) {
+      var cards = new Map();
+      Array.from(found.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
+        var entry = entries[index], card = cardOf(entry);
+        var m = {entry: card, score: adjusted(found.get(index)[0], card, query), how: found.get(index)[1],
+                 matched: card === entry ? null : entry, sites: []};
+        if (!cards.has(card.id) || better(m, cards.get(card.id))) cards.set(card.id, m);
+      });
+      var grouped = new Map();
+      cards.forEach(function (m) {
+        var key = m.entry.group === null ? "id:" + m.entry.id : "group:" + m.entry.group;
+        if (m.entry.group !== null) m.sites = groups.get(m.entry.group);
+        if (!grouped.has(key) || better(m, grouped.get(key))) grouped.set(key, m);
+      });
+      grouped.forEach(function (m, key) {
+        var framed = framedSite(m.sites, query.jaxFrames || []);
+        if (framed && framed !== m.entry) {
+          grouped.set(key, {entry: framed, score: m.score, how: m.how, matched: m.matched, sites: m.sites});
         }
       });
-      var asked = tokenSet(normalize(message));
-      var ratios = keys.map(function (sets, index) {  // an entry's best ratio over its skeleton and examples
-        return [Math.max.apply(null, sets.map(function (key) { return tokenSetRatioOfSets(asked, key); })), index];
-      });
-      ratios.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });  // best first, ties in entry order
-      ratios.slice(0, limit * scoring.fuzzy_candidates).forEach(function (pair) {
-        var entry = entries[pair[1]];
-        var score = scoring.fuzzy_ceiling * pair[0] / 100;
-        if (score >= scoring.fuzzy_floor && !matches.has(entry.id)) {
-          matches.set(entry.id, {entry: entry, score: score, how: "fuzzy"});
-        }
-      });
-      var ranked = Array.from(matches.values(), function (m) { return adjust(m, query); });
-      ranked.sort(function (a, b) {
-        return b.score - a.score || (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0);
-      });
+      var ranked = Array.from(grouped.values()).filter(function (m) { return m.score >= scoring.match_floor; });
+      ranked.sort(function (a, b) { return b.score - a.score || compareIds(a.entry.id, b.entry.id); });
       return ranked.slice(0, limit);
     }
 
-    function adjust(match, query) {
-      var score = match.score;
-      if (query.excClass && lastDotted(match.entry.class) !== query.excClass) score -= scoring.class_penalty;
-      var frames = query.jaxFrames || [];
-      if (frames.length && match.entry.path === frames[frames.length - 1][0]) score += scoring.path_bonus;
-      if (match.entry.raised) score += scoring.raised_bonus;
-      return {entry: match.entry, score: pyRound(Math.min(score, 1.0), 4), how: match.how};
+    // lookup.py's framed_site: the site a traceback's innermost frame among them passes through.
+    function framedSite(sites, frames) {
+      for (var i = frames.length - 1; i >= 0; i--) {
+        for (var j = 0; j < sites.length; j++) {
+          if (sites[j].path === frames[i][0] && sites[j].line === frames[i][1]) return sites[j];
+        }
+      }
+      return null;
     }
 
-    return {entries: entries, parseQuery: parseQuery, lookup: lookup, normalize: normalize, regexOf: regexOf};
+    function adjusted(score, card, query) {
+      if (query.excClass && lastDotted(card.class) !== query.excClass) score -= scoring.class_penalty;
+      var frames = query.jaxFrames || [];
+      if (frames.length && card.path === frames[frames.length - 1][0]) score += scoring.path_bonus;
+      if (card.raised) score += scoring.raised_bonus;
+      return pyRound(Math.min(score, 1.0), 4);
+    }
+
+    return {entries: entries, parseQuery: parseQuery, lookup: lookup, normalize: normalize, regexOf: regexOf,
+            looksRaisedInXla: looksRaisedInXla, record: record};
   }
 
   // The search page ------------------------------------------------------------------------------
@@ -276,10 +391,15 @@
     return loaded;
   }
 
-  window.jaxErrorsLookup = {load: load, tokenSetRatio: tokenSetRatio, pyRound: pyRound, Matcher: Matcher,
-                            spaceClass: PY_SPACE_CLASS};
+  window.jaxErrorsLookup = {load: load, tokenSetRatio: tokenSetRatio, tokenSortRatio: tokenSortRatio,
+                            pyRound: pyRound, Matcher: Matcher, spaceClass: PY_SPACE_CLASS};
 
-  function render(list, matches) {
+  function confidence(score, record) {
+    var bands = record.scoring.confidence;
+    return score >= bands.high ? "high" : score >= bands.medium ? "medium" : "low";
+  }
+
+  function render(list, matches, record) {
     list.replaceChildren();
     matches.forEach(function (m) {
       var item = document.createElement("li");
@@ -290,10 +410,15 @@
       var score = document.createElement("span");
       score.className = "lookup-score lookup-" + m.how;
       score.textContent = pyRound(m.score, 3).toFixed(3);
-      score.title = m.how === "template" ? "the message fits this template" : "a similar wording";
+      score.title = confidence(m.score, record) + " confidence: " +
+        (m.how === "template" ? "the message fits this template" : "a similar wording");
       var meta = document.createElement("span");
       meta.className = "lookup-meta";
-      meta.textContent = m.entry.class + " · " + m.entry.path + ":" + m.entry.line;
+      var notes = [m.entry.class + " · " + m.entry.path + ":" + m.entry.line];
+      if (m.sites.length) notes.push("one of " + m.sites.length + " sites raising this message");
+      if (m.matched) notes.push("worded so up to " + m.matched.until);
+      if (m.entry.live_id === null && m.entry.until) notes.push("no longer raised after " + m.entry.until);
+      meta.textContent = notes.join(" · ");
       item.append(score, " ", link, " ", meta);
       list.append(item);
     });
@@ -316,9 +441,11 @@
       if (!pasted.trim()) { list.replaceChildren(); say(""); return; }
       load().then(function (matcher) {
         if (input.value !== pasted) return;
-        var matches = matcher.lookup(pasted);
-        render(list, matches);
-        say(matches.length ? "" : "No card's template fits this message; try the full-text search below.");
+        var query = matcher.parseQuery(pasted);
+        var matches = matcher.lookup(query);
+        render(list, matches, matcher.record);
+        say(matches.length ? "" : matcher.looksRaisedInXla(query) ? matcher.record.messages.xla
+          : matcher.record.messages.none);
       }, function (error) { say("Template lookup is unavailable: " + error.message); });
     };
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 150); });

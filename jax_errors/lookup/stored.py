@@ -1,0 +1,78 @@
+"""A lookup index stored beside its SQLite database, so that `jax-errors lookup` does not rebuild it per call.
+
+The index is pickled beside the database (`jax_errors.db.lookup` for `jax_errors.db`) with the
+file's size and modification time (and its write-ahead log's) as they were when it was built. Any
+write to the database changes them, and the next lookup builds the index again. A database given
+by URL (PostgreSQL) is read every time; so is one whose folder cannot be written.
+
+Only this package writes that file, and it is read back only as the database's companion.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import tempfile
+from pathlib import Path
+
+from jax_errors.lookup.index import LookupIndex
+
+FORMAT = 1  # bump when what is pickled changes shape
+STORED_SUFFIX = ".lookup"
+
+
+def stored_index(db: str) -> LookupIndex:
+    """The lookup index of the database `db` (a SQLite path or a URL), stored for SQLite paths."""
+    path = Path(db)
+    if "://" in db or not path.is_file():
+        return _built(db)
+    stamp = database_stamp(path)
+    stored = path.with_name(path.name + STORED_SUFFIX)
+    try:
+        with stored.open("rb") as file:
+            saved_stamp, index = pickle.load(file)
+        if saved_stamp == stamp:
+            return index
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError, TypeError):
+        pass  # none yet, or from another version of this package: build it again
+    index = _built(db)
+    if database_stamp(path) == stamp:  # nothing wrote meanwhile: what was read is what the stamp says
+        _write(stored, (stamp, index))
+    return index
+
+
+def database_stamp(path: Path) -> tuple:
+    """What changes whenever the SQLite file, or its write-ahead log while it holds pages, is written.
+
+    An empty log (a reader's connection makes one) holds nothing and is left out.
+    """
+    parts: list = [FORMAT]
+    for file in (path, path.with_name(path.name + "-wal")):
+        try:
+            status = file.stat()
+        except FileNotFoundError:
+            continue
+        if status.st_size or file == path:
+            parts += [file.name, status.st_size, status.st_mtime_ns]
+    return tuple(parts)
+
+
+def _built(db: str) -> LookupIndex:
+    from jax_errors.db.engine import open_database
+    from jax_errors.lookup.build import open_index
+
+    return open_index(open_database(db))
+
+
+def _write(target: Path, value: object) -> None:
+    """Store atomically: a reader sees the old file or the new one. A folder that cannot be written keeps none."""
+    try:
+        file = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}-", delete=False)
+    except OSError:
+        return
+    try:
+        with file:
+            pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(file.name, target)
+    except OSError:
+        Path(file.name).unlink(missing_ok=True)
