@@ -95,11 +95,36 @@ def test_search_finds_the_seed_card(page, base_url):
 
 def test_header_search_box_carries_the_query(page, base_url):
     page.goto(base_url + "index.html")
-    page.locator(".hero-search input[name=q]").fill(SEED_QUERY)
+    page.locator(".hero-search textarea[name=q]").fill(SEED_QUERY)
     page.locator(".hero-search button").click()
     first = page.locator(".pagefind-ui__result-link").first
     first.wait_for(timeout=TIMEOUT_MS)
     assert first.get_attribute("href") == f"/errors/{SEED_ID}.html"
+    assert page.errors == []
+
+
+def test_a_whole_message_with_its_values_finds_its_card_in_full_text(page, base_url):
+    """Pagefind wants every word it is given: the values JAX filled in (`f32[1]`) and the class are left out."""
+    page.goto(base_url + "search.html")
+    search = page.locator(".pagefind-ui__search-input")
+    search.wait_for(timeout=TIMEOUT_MS)
+    search.fill(f"ValueError: {SEED_QUERY}. Got f32[1]")
+    first = page.locator(".pagefind-ui__result-link").first
+    first.wait_for(timeout=TIMEOUT_MS)
+    assert first.get_attribute("href") == f"/errors/{SEED_ID}.html"
+    assert page.errors == []
+
+
+def test_a_traceback_pasted_in_the_header_box_keeps_its_lines(page, base_url):
+    page.goto(base_url + "modules/index.html")
+    box = page.locator(".site-search textarea[name=q]")
+    box.fill(TRACEBACK)
+    box.press("Enter")
+    page.wait_for_url("**/search.html?q=*", timeout=TIMEOUT_MS)
+    assert page.locator("#lookup-input").input_value().strip() == TRACEBACK.strip()
+    first = page.locator("#lookup-results li").first
+    first.wait_for(timeout=TIMEOUT_MS)
+    assert first.locator("a.lookup-link").get_attribute("href") == base_url + f"errors/{SEED_ID}.html"
     assert page.errors == []
 
 

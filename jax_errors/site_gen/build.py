@@ -115,7 +115,7 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     report.pages += 3 + _write_diffs(out, catalogue)
     entries["errors.json"] = _write_record(
         out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
-    _write_record(out, LOOKUP_PATH, lookup_record(catalogue), LOOKUP_SCHEMA, config.validate)
+    _write_record(out, LOOKUP_PATH, lookup_record(catalogue), LOOKUP_SCHEMA, config.validate, compact=True)
     out.write("api/all.zip", records.zip_bytes(entries))
     _copy_static(out)
     out.finish()
@@ -260,10 +260,11 @@ def _by_status(cards: list[Card]) -> list[Group]:
 
 # Files ---------------------------------------------------------------------------------------
 
-def _write_record(out: SiteOutput, page: str, data: dict, schema: str, validate: bool) -> str:
+def _write_record(out: SiteOutput, page: str, data: dict, schema: str, validate: bool, *,
+                  compact: bool = False) -> str:
     if validate:
         records.validate(data, schema, name=page)
-    text = records.dumps(data)
+    text = records.dumps(data, compact=compact)
     out.write(page, text)
     return text
 

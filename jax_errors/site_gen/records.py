@@ -40,7 +40,10 @@ def timestamp(value: datetime) -> str:
     return value.replace(microsecond=0).isoformat() + "Z"
 
 
-def dumps(data: Any) -> str:
+def dumps(data: Any, *, compact: bool = False) -> str:
+    """A record's text: indented for people to read, or `compact` for what only scripts load (api/lookup.json)."""
+    if compact:
+        return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
