@@ -40,6 +40,13 @@ NEW = {
         def second(name):
             raise NameError(f"unbound axis name: {name}")
     ''',
+    "jax/_src/carry.py": '''
+        def check_carry(shape, before):
+            msg = f"scan carry output and input must have the same shape, got {shape}"
+            if before is not None:
+                msg += f" where the body was given {before} before the first iteration"
+            raise TypeError(msg)
+    ''',
 }
 
 
@@ -81,6 +88,18 @@ def test_sites_raising_one_message_are_one_result_and_a_frame_picks_the_site(his
                  "NameError: unbound axis name: i\n")
     [framed] = index.lookup(traceback)
     assert framed.entry is other and framed.sites == best.sites
+
+
+def test_an_optional_part_may_be_absent_from_the_message(history_db):
+    """A piece added on one path only: the words of the template's optional part are not required."""
+    index = open_index(open_database(history_db))
+    [carry] = [e for e in index.entries if e.path == "jax/_src/carry.py"]
+    assert "where" not in carry.anchor_words and "scan" in carry.anchor_words
+    for message in ["scan carry output and input must have the same shape, got (3,)",
+                    "scan carry output and input must have the same shape, got (3,) where the body was given (2,) "
+                    "before the first iteration"]:
+        [best, *_] = index.lookup(Query(message, "TypeError"))
+        assert (best.entry.error_id, best.how) == (carry.error_id, "template")
 
 
 def test_cli_says_when_no_card_matches_and_when_xla_raised_it(history_db):
