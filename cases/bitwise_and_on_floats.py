@@ -1,6 +1,6 @@
 """Used the bitwise `&` operator on float arrays to combine two conditions.
 
-`&` is `lax.and_`, which only accepts integer or boolean dtypes.
+`&` is `lax.bitwise_and`, which only accepts integer or boolean dtypes.
 The fix compares first so the operands are boolean masks.
 """
 import jax

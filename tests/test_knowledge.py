@@ -84,3 +84,39 @@ def test_a_knowledge_file_that_is_not_utf8_is_one_clear_error(tmp_path):
     path.write_bytes(b"---\nerror_id: a\ntitle: caf\xe9\n---\n")
     with pytest.raises(KnowledgeError, match="is not UTF-8"):
         parse_knowledge(path)
+
+
+def test_every_jax_name_the_advice_mentions_exists_in_the_installed_jax():
+    """`jax.…`, `lax.…` and `jnp.…` names in knowledge files and cases (prose and code) resolve on the installed jax.
+
+    Advice naming a removed API (`lax.pvary`, gone in 0.10) would send a user to an AttributeError.
+    """
+    import importlib
+    import re
+    import warnings
+
+    name = re.compile(r"(?<![\w.])(jax|lax|jnp)((?:\.[A-Za-z_]\w*)+)")
+    roots = {"jax": "jax", "lax": "jax.lax", "jnp": "jax.numpy"}
+
+    def resolves(root: str, rest: str) -> bool:
+        module = roots[root]
+        found = importlib.import_module(module)
+        for part in rest.strip(".").split("."):
+            module += "." + part
+            if hasattr(found, part):
+                found = getattr(found, part)
+                continue
+            try:
+                found = importlib.import_module(module)  # a submodule not imported by its package
+            except ImportError:
+                return False
+        return True
+
+    repo = Path(__file__).parent.parent
+    files = sorted([*(repo / "knowledge").glob("*.md"), *(repo / "cases").glob("*.py")])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # a deprecated name still resolves
+        seen = {(m.group(0), f.name) for f in files for m in name.finditer(f.read_text(encoding="utf-8"))}
+        missing = sorted((mention, file) for mention, file in seen
+                         if not resolves(*name.fullmatch(mention).groups()))
+    assert len(seen) > 300 and missing == []

@@ -245,3 +245,38 @@ def test_a_build_reads_one_state_of_the_catalogue_while_a_crawl_commits(git_repo
     assert [s.label for s in catalogue.snapshots] == ["jax-v0.0.1"] and len(catalogue.cards) == 2
     monkeypatch.undo()
     assert [s.label for s in load_catalogue(engine).snapshots] == [second[:10], "jax-v0.0.1"]
+
+
+@pytest.mark.slow
+def test_a_site_built_from_two_checkouts_in_different_folders_is_byte_identical(installed_db_path, tmp_path):
+    """No path of the build machine reaches the output: the cases and knowledge of two checkouts, run and built.
+
+    The clock is the one thing allowed to differ between the two runs, so their times are set alike.
+    """
+    import shutil
+
+    from sqlalchemy import text
+
+    from jax_errors.db.engine import copy_database, open_database
+    from jax_errors.reproduce.case_runner import run_cases
+    from jax_errors.reproduce.cases import load_cases
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    root = Path(__file__).parent.parent
+    outputs = []
+    for checkout in (tmp_path / "a", tmp_path / "somewhere" / "much" / "deeper" / "b"):
+        shutil.copytree(root / "cases", checkout / "cases")
+        shutil.copytree(root / "knowledge", checkout / "knowledge")
+        copy_database(installed_db_path, checkout / "catalogue.db")
+        engine = open_database(checkout / "catalogue.db")
+        [row] = run_cases(engine, load_cases(checkout / "cases", ["all_gather_reduced_not_varying"]), jobs=1).results
+        assert row.status == "reproduced"
+        with engine.begin() as connection:
+            connection.execute(text("update reproductions set ran_at = '2026-01-01 00:00:00', duration = 1.0"))
+        build_site(engine, SiteConfig(out=checkout / "_site", knowledge_dir=checkout / "knowledge",
+                                      cases_dir=checkout / "cases", search=False))
+        outputs.append(checkout / "_site")
+    first, second = ({p.relative_to(o): p.read_bytes() for p in sorted(o.rglob("*")) if p.is_file()} for o in outputs)
+    assert first.keys() == second.keys() and len(first) > 10_000
+    assert [name for name in first if first[name] != second[name]] == []
+    assert not any(b"/somewhere/much/deeper" in data or str(tmp_path).encode() in data for data in second.values())
