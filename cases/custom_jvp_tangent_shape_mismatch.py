@@ -12,23 +12,27 @@ TAGS = ["grad", "custom_jvp", "shapes"]
 MESSAGE_CONTAINS = "Custom JVP rule must produce primal and tangent outputs with corresponding shapes and dtypes"
 
 
-def _make(good):
+def trigger():
     @jax.custom_jvp
     def softplus(x):
         return jnp.logaddexp(x, 0.0)
 
     @softplus.defjvp
-    def _jvp(primals, tangents):
+    def softplus_jvp(primals, tangents):
         (x,), (t,) = primals, tangents
-        tan = jax.nn.sigmoid(x) * t if good else jnp.sum(jax.nn.sigmoid(x) * t)
-        return softplus(x), tan
+        return softplus(x), jnp.sum(jax.nn.sigmoid(x) * t)  # a scalar tangent for a (3,) output
 
-    return softplus
-
-
-def trigger():
-    return jax.jvp(_make(False), (jnp.arange(3.0),), (jnp.ones(3),))
+    return jax.jvp(softplus, (jnp.arange(3.0),), (jnp.ones(3),))
 
 
 def fixed():
-    return jax.block_until_ready(jax.jvp(_make(True), (jnp.arange(3.0),), (jnp.ones(3),)))
+    @jax.custom_jvp
+    def softplus(x):
+        return jnp.logaddexp(x, 0.0)
+
+    @softplus.defjvp
+    def softplus_jvp(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return softplus(x), jax.nn.sigmoid(x) * t  # elementwise: the output's shape
+
+    return jax.block_until_ready(jax.jvp(softplus, (jnp.arange(3.0),), (jnp.ones(3),)))

@@ -12,24 +12,31 @@ TAGS = ["grad", "custom_vjp", "pytrees"]
 MESSAGE_CONTAINS = "Custom VJP bwd rule must produce an output with the same container (pytree) structure"
 
 
-def _make(return_tuple):
+def trigger():
     @jax.custom_vjp
     def double(x):
         return 2 * x
 
-    def fwd(x):
+    def double_fwd(x):
         return 2 * x, None
 
-    def bwd(_, g):
-        return (2 * g,) if return_tuple else 2 * g
+    def double_bwd(_, g):
+        return 2 * g  # a bare array: bwd must return a tuple, one cotangent per argument
 
-    double.defvjp(fwd, bwd)
-    return double
-
-
-def trigger():
-    return jax.grad(_make(False))(1.0)
+    double.defvjp(double_fwd, double_bwd)
+    return jax.grad(double)(1.0)
 
 
 def fixed():
-    return jax.grad(_make(True))(1.0).block_until_ready()
+    @jax.custom_vjp
+    def double(x):
+        return 2 * x
+
+    def double_fwd(x):
+        return 2 * x, None
+
+    def double_bwd(_, g):
+        return (2 * g,)  # a tuple of one cotangent
+
+    double.defvjp(double_fwd, double_bwd)
+    return jax.grad(double)(1.0).block_until_ready()

@@ -58,8 +58,10 @@ def test_seed_case_fields():
     assert case.message_contains == "all_gather_reduced only accepts inputs that are varying. Got"
     assert case.error_id == "252d5ba9437acc7a"
     assert case.summary.startswith("all_gather(..., to='reduced') inside shard_map")
-    assert case.trigger_source.splitlines()[0] == 'mesh = jax.make_mesh((8,), ("x",))'
-    assert case.trigger_source.splitlines()[-1].startswith("return jax.shard_map(body")
+    assert case.trigger_source.splitlines()[:4] == [
+        "import jax", "import jax.numpy as jnp", "from jax.sharding import PartitionSpec as P", ""]
+    assert 'mesh = jax.make_mesh((8,), ("x",))' in case.trigger_source.splitlines()
+    assert case.trigger_source.splitlines()[-1].startswith("jax.shard_map(body")  # the return, as an expression
     assert "pcast" in case.fixed_source and "pcast" not in case.trigger_source
 
 
@@ -70,9 +72,54 @@ def test_a_good_case(tmp_path):
     assert case.description == "Reshaped to the wrong size.\n\nMore words."
     assert case.error_id == "0123456789abcdef"
     assert case.trigger_source == (
-        "# six elements do not fill four slots\nx = jnp.arange(6)\nreturn x.reshape(4)"
+        "import jax.numpy as jnp\n\n# six elements do not fill four slots\nx = jnp.arange(6)\nx.reshape(4)"
     )
-    assert case.fixed_source == "return jnp.arange(6).reshape(2, 3)"
+    assert case.fixed_source == "import jax.numpy as jnp\n\njnp.arange(6).reshape(2, 3)"
+
+
+SNIPPETS = '''"""Snippets keep decorators, helpers and the imports they use."""
+import functools
+import jax
+import jax.numpy as jnp
+from jax import lax, random
+
+EXPECTED = "TypeError"
+TAGS = ["jit"]
+MESSAGE_CONTAINS = "x"
+SCALE = 2.0
+
+
+def helper(x):
+    return SCALE * x
+
+
+def trigger():
+    @jax.jit
+    def f(x):
+        return lax.cond(x > 0, helper, helper, x)
+
+    return f(jnp.ones(()))
+
+
+def fixed():
+    for _ in range(2):
+        if jnp.ones(()) > 0:
+            return 1
+    return 0
+'''
+
+
+def test_a_snippet_keeps_decorators_helpers_and_the_imports_it_uses(tmp_path):
+    """The nested function keeps its `@jax.jit`; `helper` and its constant come along; unused imports do not."""
+    case = load_case(write(tmp_path, "snippets", SNIPPETS))
+    assert case.trigger_source == (
+        "import jax\nimport jax.numpy as jnp\nfrom jax import lax\n\nSCALE = 2.0\n\ndef helper(x):\n"
+        "    return SCALE * x\n\n@jax.jit\ndef f(x):\n    return lax.cond(x > 0, helper, helper, x)\n\n"
+        "f(jnp.ones(()))"
+    )
+    # A return inside a loop cannot be top-level code: the function stays, and is called.
+    assert case.fixed_source.startswith("import jax.numpy as jnp\n\ndef fixed():\n    for _ in range(2):")
+    assert case.fixed_source.endswith("    return 0\n\n\nfixed()")
 
 
 def test_names_select_cases_in_order(tmp_path):

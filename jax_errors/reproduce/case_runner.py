@@ -49,6 +49,7 @@ class RunReport:
 def run_cases(
     engine: Engine, cases: Sequence[Case], *, jobs: int = 1, timeout: float | None = None,
     progress: Progress | None = None, tree: JaxTree | None = None, environment: JaxEnvironment | None = None,
+    fresh: bool = False,
 ) -> RunReport:
     """Run every case in worker processes, attribute its error, and store one row per case.
 
@@ -62,6 +63,7 @@ def run_cases(
         tree: a commit's `jax/` from `source_tree.export_tree`; its snapshot must be crawled.
         environment: another jax release's environment (`environments.ensure_environment`); its
             installed jax is crawled first when missing, and the runs are filed under its version.
+        fresh: run every case in a new worker process (slower; nothing a case leaves behind can reach another).
     Raises:
         WorkerError: a worker process cannot start (with a tree: often its jax refusing the jaxlib).
         SnapshotNotFoundError: `tree`'s commit is not crawled.
@@ -76,7 +78,7 @@ def run_cases(
         pythonpath = environment.harness_path if environment else None
         python = environment.python if environment else None
     pool = WorkerPool(jobs=max(1, min(jobs, len(cases))), timeout=timeout or CASE_TIMEOUT,
-                      pythonpath=pythonpath, python=python)
+                      pythonpath=pythonpath, python=python, fresh=fresh)
     results: list[Reproduction] = []
     if progress:
         progress(0, len(cases), "")

@@ -9,12 +9,12 @@ holds only imports and definitions, so loading a case runs nothing.
 from __future__ import annotations
 
 import ast
-import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from jax_errors.exceptions import CaseError
+from jax_errors.reproduce.snippets import shown_snippet
 
 REQUIRED = ("EXPECTED", "TAGS", "MESSAGE_CONTAINS")
 FUNCTIONS = ("trigger", "fixed")
@@ -35,7 +35,7 @@ class Case:
     tags: tuple[str, ...]
     message_contains: str
     error_id: str | None
-    trigger_source: str
+    trigger_source: str  # trigger() as a card shows it: a snippet that runs as it stands (see `snippets`)
     fixed_source: str
     # FORMER_ERROR_IDS: the ids the same error had at older releases; a run there attributed to one reproduces.
     former_error_ids: tuple[str, ...] = ()
@@ -106,8 +106,8 @@ def _case_from_tree(path: Path, source: str, tree: ast.Module) -> Case:
         tags=_tags(path, constants),
         message_contains=_string(path, constants, "MESSAGE_CONTAINS"),
         error_id=_string(path, constants, "ERROR_ID") if "ERROR_ID" in constants else None,
-        trigger_source=function_body(source, functions["trigger"]),
-        fixed_source=function_body(source, functions["fixed"]),
+        trigger_source=shown_snippet(source, tree, functions["trigger"]),
+        fixed_source=shown_snippet(source, tree, functions["fixed"]),
         former_error_ids=_former_ids(path, constants),
     )
 
@@ -171,16 +171,3 @@ def _functions(path: Path, tree: ast.Module) -> dict[str, ast.FunctionDef]:
         if args.posonlyargs or args.args or args.kwonlyargs or args.vararg or args.kwarg:
             raise CaseError(str(path), f"{name}() must take no arguments")
     return found
-
-
-def function_body(source: str, node: ast.FunctionDef) -> str:
-    """The dedented source of a function's body, with the comments just above its first statement."""
-    lines = source.splitlines()
-    first = node.body[0]
-    if first.lineno == node.lineno:  # `def f(): return x` has no body lines of its own
-        return "\n".join(ast.get_source_segment(source, stmt) or "" for stmt in node.body)
-    start = first.lineno - 1
-    while start - 1 > node.lineno - 1 and lines[start - 1].strip().startswith("#"):
-        start -= 1
-    end = node.body[-1].end_lineno or first.lineno
-    return textwrap.dedent("\n".join(lines[start:end])).strip("\n")

@@ -163,8 +163,9 @@ class WorkerPool:
     """`jobs` worker slots, each running cases one after another on its own worker process."""
 
     def __init__(self, *, jobs: int = 1, timeout: float, startup_timeout: float = STARTUP_TIMEOUT,
-                 pythonpath: Path | None = None, python: Path | None = None) -> None:
+                 pythonpath: Path | None = None, python: Path | None = None, fresh: bool = False) -> None:
         self.jobs = jobs
+        self.fresh = fresh  # a new worker process for every case, none sharing one
         self.pythonpath = pythonpath
         self.python = python  # another environment's interpreter (see `environments`), else this one
         self.timeout = timeout
@@ -189,7 +190,7 @@ class WorkerPool:
     def _run_one(self, case: Case) -> Observation:
         worker = self._worker()
         observation = run_on(worker, case, self.timeout)
-        if not worker.alive or observation.tainted:
+        if self.fresh or not worker.alive or observation.tainted:
             self._retire(worker)
         return observation
 
