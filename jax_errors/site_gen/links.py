@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+import urllib.parse
+
+from jax_errors.template import Template
 
 GITHUB_REPO = "https://github.com/jax-ml/jax"
 PYPI_PROJECT = "https://pypi.org/project/jax/"
@@ -18,6 +21,25 @@ def github_url(ref: str, path: str, line: int | None = None, end_line: int | Non
     if end_line is not None and end_line > line:
         return f"{url}#L{line}-L{end_line}"
     return f"{url}#L{line}"
+
+
+JAX_ERRORS_PAGE = "https://docs.jax.dev/en/latest/errors.html"
+# How many words of a message's longest literal run a search of JAX's issues quotes.
+SEARCH_WORDS = 8
+
+
+def errors_page_url(exc_class: str) -> str | None:
+    """JAX's documentation of a `jax.errors` class (`jax._src.errors.ConcretizationTypeError`), None for others."""
+    module, _, name = exc_class.rpartition(".")
+    return f"{JAX_ERRORS_PAGE}#jax.errors.{name}" if module in ("jax.errors", "jax._src.errors") else None
+
+
+def issue_search_url(template: Template) -> str:
+    """A search of JAX's GitHub issues for the longest run of literal words in a message template."""
+    runs = [" ".join(part.text.split()) for part in template.parts if part.kind == "lit"]
+    words = max(runs, key=len, default="").strip(" .,:;!?'\"`()[]{}").split()[:SEARCH_WORDS]
+    query = f'is:issue "{" ".join(words)}"' if words else "is:issue"
+    return f"{GITHUB_REPO}/issues?q={urllib.parse.quote(query)}"
 
 
 def slug(name: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from functools import cache
 from typing import Any
@@ -12,7 +13,16 @@ from markupsafe import Markup, escape
 
 from jax_errors.site_gen.catalogue import Card
 from jax_errors.site_gen.highlight import code_block
-from jax_errors.site_gen.links import GITHUB_REPO, card_json_path, card_path, diff_path, github_url, relative_root
+from jax_errors.site_gen.links import (
+    GITHUB_REPO,
+    card_json_path,
+    card_path,
+    diff_path,
+    errors_page_url,
+    github_url,
+    issue_search_url,
+    relative_root,
+)
 from jax_errors.snapshots import short_commit
 from jax_errors.template import MARKERS
 
@@ -58,6 +68,14 @@ def message(parts: list[list[str]]) -> Markup:
     return Markup("".join(out))
 
 
+_WRAP_AFTER = re.compile(r"(?<=[^\W_])_|\.")  # an underscore inside a name (not a leading one), a dot
+
+
+def ident(name: str) -> Markup:
+    """A dotted or snake_case name that may wrap only after its dots and underscores, never inside a word."""
+    return Markup(_WRAP_AFTER.sub(r"\g<0><wbr>", str(escape(name))))
+
+
 def excerpt(card: Card) -> Markup:
     site = card.site
     return code_block(site.excerpt, start=site.excerpt_start, marked=(site.lineno, site.end_lineno))
@@ -85,11 +103,12 @@ def environment() -> Environment:
     )
     env.filters.update(
         markdown=markdown, markdown_inline=markdown_inline, message=message, excerpt=excerpt,
-        python=python, day=day, short=short_commit, plural=plural,
+        python=python, day=day, short=short_commit, plural=plural, ident=ident,
     )
     env.globals.update(
         site_name=SITE_NAME, repo_url=GITHUB_REPO, card_path=card_path, card_json_path=card_json_path,
         diff_path=lambda diff: diff_path(diff.old.label, diff.new.label), github_url=github_url,
+        errors_page_url=errors_page_url, issue_search_url=issue_search_url,
     )
     return env
 
