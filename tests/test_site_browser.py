@@ -76,15 +76,20 @@ def test_seed_card_renders(page, base_url):
     assert page.errors == []
 
 
-def test_search_finds_the_seed_card(page, base_url):
+def first_full_text_result(page, base_url: str, query: str):
+    """The first result of the search page's full-text search (Pagefind) for `query`."""
     page.goto(base_url + "search.html")
     search = page.locator(".pagefind-ui__search-input")
     search.wait_for(timeout=TIMEOUT_MS)
-    search.fill(SEED_QUERY)
+    search.fill(query)
     first = page.locator(".pagefind-ui__result-link").first
     first.wait_for(timeout=TIMEOUT_MS)
-    href = first.get_attribute("href")
-    assert href == f"/errors/{SEED_ID}.html"
+    return first
+
+
+def test_search_finds_the_seed_card(page, base_url):
+    first = first_full_text_result(page, base_url, SEED_QUERY)
+    assert first.get_attribute("href") == f"/errors/{SEED_ID}.html"
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "search.png"), full_page=True)
     first.click()
@@ -105,12 +110,7 @@ def test_header_search_box_carries_the_query(page, base_url):
 
 def test_a_whole_message_with_its_values_finds_its_card_in_full_text(page, base_url):
     """Pagefind wants every word it is given: the values JAX filled in (`f32[1]`) and the class are left out."""
-    page.goto(base_url + "search.html")
-    search = page.locator(".pagefind-ui__search-input")
-    search.wait_for(timeout=TIMEOUT_MS)
-    search.fill(f"ValueError: {SEED_QUERY}. Got f32[1]")
-    first = page.locator(".pagefind-ui__result-link").first
-    first.wait_for(timeout=TIMEOUT_MS)
+    first = first_full_text_result(page, base_url, f"ValueError: {SEED_QUERY}. Got f32[1]")
     assert first.get_attribute("href") == f"/errors/{SEED_ID}.html"
     assert page.errors == []
 
