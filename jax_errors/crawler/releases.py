@@ -18,7 +18,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tarfile
 import tempfile
@@ -39,7 +38,7 @@ from jax_errors.crawler.sources import PACKAGE_DIR, SourceSnapshot, is_package_s
 from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import ReleaseError
 from jax_errors.progress import Progress
-from jax_errors.reproduce.sandbox import failure_reason
+from jax_errors.reproduce.sandbox import tool_failure
 from jax_errors.snapshots import OLDEST_RELEASE, is_commit, version_key
 
 INDEX_ENV = "JAX_ERRORS_INDEX_URL"
@@ -106,16 +105,17 @@ def upload_dates(index: str | None = None) -> Callable[[Snapshot], datetime | No
     For `crawl.date_undated_snapshots`: an installed wheel records no date. The index is read at the
     first release asked about; when it cannot be read, nothing is dated and nothing fails.
     """
-    uploads: dict[str, datetime | None] = {}
+    uploads: dict[str, datetime | None] | None = None  # read once, at the first release asked about
 
     def date_of(snapshot: Snapshot) -> datetime | None:
+        nonlocal uploads
         if snapshot.release is None:
             return None
-        if not uploads:
+        if uploads is None:
             try:
-                uploads.update({r.version: r.uploaded_at for r in list_releases(index)})
+                uploads = {r.version: r.uploaded_at for r in list_releases(index)}
             except ReleaseError:
-                uploads[""] = None  # read once: offline, it stays undated
+                uploads = {}  # offline: it stays undated
         return uploads.get(snapshot.release)
 
     return date_of
@@ -168,12 +168,8 @@ def _pip_download(release: Release, folder: str, index: str | None) -> None:
     command = [sys.executable, "-m", "pip", "download", f"{PROJECT}=={release.version}", "--no-deps",
                "--only-binary=:all:", "--dest", folder, "--index-url", index or index_url(),
                "--quiet", "--disable-pip-version-check", "--no-input"]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT)
-    except subprocess.TimeoutExpired as error:
-        raise ReleaseError(f"downloading jax {release.version} took over {DOWNLOAD_TIMEOUT} s") from error
-    if done.returncode != 0:
-        raise ReleaseError(f"cannot download jax {release.version}: {failure_reason(done.stderr, done.returncode)}")
+    if (reason := tool_failure(command, DOWNLOAD_TIMEOUT)) is not None:
+        raise ReleaseError(f"cannot download jax {release.version}: {reason}")
 
 
 def _fetch(release: Release, destination: Path) -> None:

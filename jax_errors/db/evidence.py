@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from jax_errors.db.history import catalogue_history, error_ids_by_snapshot, lineage
+from jax_errors.db.history import catalogue_history, lineage
 from jax_errors.db.models import ConfirmedTrigger, Reproduction, Snapshot
 
 
@@ -40,7 +40,7 @@ class VerifiedErrors:
 def verified_errors(session: Session, snapshot: Snapshot) -> VerifiedErrors:
     """The error ids of `snapshot` that a confirmed JAX test or a reproduced case raised, lineage followed."""
     history = catalogue_history(session)
-    ids = error_ids_by_snapshot(session).get(snapshot.id, set())
+    ids = {error_id for error_id, error in history.errors.items() if any(s.id == snapshot.id for s in error.snapshots)}
     tested = set(session.scalars(select(ConfirmedTrigger.error_id).where(
         ConfirmedTrigger.status == "confirmed", ConfirmedTrigger.error_id.is_not(None)).distinct()))
     reproduced = set(session.scalars(select(Reproduction.error_id).where(

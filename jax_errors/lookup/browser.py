@@ -44,8 +44,7 @@ def catalogue_index(catalogue: Catalogue) -> LookupIndex:
     for card in catalogue.sorted_cards():
         snapshot = card.history.last or catalogue.newest  # where its newest raise site stands
         entries.append(make_entry(card.id, card.site, card.template, card.location.path, snapshot.label,
-                                  catalogue.observed.get(card.id, ()), live_id=card.live_id,
-                                  until=None if card.live_id == card.id else snapshot.label))
+                                  catalogue.observed.get(card.id, ()), live_id=card.live_id))
     return LookupIndex(entries, frozenset(catalogue.observed))
 
 
@@ -76,7 +75,8 @@ def lookup_record(catalogue: Catalogue) -> dict[str, Any]:
             "runtime_classes": sorted(origin.RUNTIME_CLASSES),
         },
         "count": len(index.entries),
-        "entries": [_entry(entry, key, index, titles) for entry, key in zip(index.entries, index.anchor_key, strict=True)],
+        "entries": [_entry(entry, key, index, titles)
+                    for entry, key in zip(index.entries, index.anchor_key, strict=True)],
         "fuzzy": {"keys": index.fuzzy_keys, "owners": index.fuzzy_owners, "common": sorted(index.common_words)},
     }
 

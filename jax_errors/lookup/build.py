@@ -37,9 +37,8 @@ def index_from_session(session: Session) -> LookupIndex:
         site, snapshot = sites[site_id], snapshots[position]
         template = as_raised(Template.from_json(site.template_parts), site.exc_class,
                              wording.get(snapshot.id, Wording()))
-        live = live_successor(error_id, history.errors)
         entries.append(make_entry(error_id, site, template, path, snapshot.label, observed.get(error_id, ()),
-                                  live_id=live, until=None if live == error_id else snapshot.label))
+                                  live_id=live_successor(error_id, history.errors)))
     return LookupIndex(entries, frozenset(observed))
 
 

@@ -473,16 +473,17 @@ def common_words(keys: list[str]) -> frozenset[str]:
 
 
 def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, snapshot_label: str,
-               observed: Iterable[str], *, live_id: str | None, until: str | None) -> Entry:
+               observed: Iterable[str], *, live_id: str | None) -> Entry:
     """An error as lookup sees it: its newest raise site, its message as raised, where and in which snapshot.
 
     Parameters:
         template: the site's template as `as_raised` words it.
         observed: the messages the error was seen raising.
-        live_id: the live error it leads to (itself while raised, None once removed); `until`: see `Entry`.
+        live_id: the live error it leads to (itself while raised, None once removed). Any other
+            than itself makes `snapshot_label` the newest snapshot that raised it (`Entry.until`).
     """
     return Entry(error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
-                 _examples(observed, template), live_id, until)
+                 _examples(observed, template), live_id, None if live_id == error_id else snapshot_label)
 
 
 def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from importlib import metadata
@@ -22,7 +21,7 @@ import jax_errors
 from jax_errors.cache import cache_folder
 from jax_errors.crawler.sources import PACKAGE_DIR
 from jax_errors.exceptions import WorkerError
-from jax_errors.reproduce.sandbox import failure_reason
+from jax_errors.reproduce.sandbox import tool_failure
 
 COMPLETE = ".complete"
 TEST_TOOLS_COMPLETE = ".test-tools"
@@ -120,9 +119,5 @@ def _link_harness(environment: JaxEnvironment) -> None:
 
 
 def _run(command: list[str], failure: str) -> None:
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
-    except subprocess.TimeoutExpired as error:
-        raise WorkerError(f"{failure}: it took over {INSTALL_TIMEOUT} s") from error
-    if done.returncode != 0:
-        raise WorkerError(f"{failure}: {failure_reason(done.stderr, done.returncode)}")
+    if (reason := tool_failure(command, INSTALL_TIMEOUT)) is not None:
+        raise WorkerError(f"{failure}: {reason}")

@@ -63,9 +63,18 @@ def wait_or_kill(process: subprocess.Popen, timeout: float) -> int | None:
         return None
 
 
-def failure_reason(stderr: str, returncode: int) -> str:
-    """The last line a failed tool (pip, venv) wrote to stderr, past pip's warnings about unreachable
-    find-links folders; its exit code when it wrote nothing else."""
-    lines = [line.strip() for line in stderr.splitlines()
+def tool_failure(command: Sequence[str], timeout: float) -> str | None:
+    """Run a tool (pip, venv) to its end; None when it succeeded, else why not in a few words.
+
+    Why: that it outlived `timeout` seconds, or the last line it wrote to stderr, past pip's
+    warnings about unreachable find-links folders (its exit code when it wrote nothing else).
+    """
+    try:
+        done = subprocess.run(list(command), capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"it took over {timeout:g} s"
+    if done.returncode == 0:
+        return None
+    lines = [line.strip() for line in done.stderr.splitlines()
              if line.strip() and not line.startswith("WARNING: Location")]
-    return lines[-1] if lines else f"exit code {returncode}"
+    return lines[-1] if lines else f"exit code {done.returncode}"

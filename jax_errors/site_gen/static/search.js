@@ -24,7 +24,6 @@
     return words.slice(0, MAX_SEARCH_WORDS).join(" ") || term;
   }
 
-  window.jaxErrorsSearchWords = searchWords;
   var ui = new PagefindUI({
     element: "#search",
     bundlePath: base + "pagefind/",
