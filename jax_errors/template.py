@@ -138,6 +138,12 @@ def _grouped(template: Template, opener: str) -> Template:
 def _merge(parts: tuple[Part, ...]) -> tuple[Part, ...]:
     """Join neighbouring literal parts so equal templates have equal parts."""
     merged: list[Part] = []
+    merge_into(merged, parts)
+    return tuple(merged)
+
+
+def merge_into(merged: list[Part], parts: tuple[Part, ...]) -> None:
+    """Append `parts` to `merged` as `_merge` would join them: a sum built piece by piece in linear time."""
     for part in parts:
         if part.kind == "lit" and not part.text:
             continue
@@ -145,7 +151,6 @@ def _merge(parts: tuple[Part, ...]) -> tuple[Part, ...]:
             merged[-1] = Part("lit", merged[-1].text + part.text)
         else:
             merged.append(part)
-    return tuple(merged)
 
 
 def template_regex(template: Template) -> re.Pattern[str]:

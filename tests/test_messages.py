@@ -1,6 +1,7 @@
 """Messages built away from the raise: helpers of the module, lists, loops, factories, conditionals."""
 
 import re
+import sys
 import textwrap
 
 import pytest
@@ -416,3 +417,47 @@ def test_a_method_of_the_class_that_makes_the_exception_words_it():
     assert (site.exc_class, site.template.text) == (
         "ValueError", "syntax error in symbolic shape {self.spec}: expecting integer. Parsed '{tok.line}'.")
     assert "factory" in site.template.forms and site.template.spelled_out
+
+
+def _executed_lines(source: str) -> int:
+    """How many lines (and calls) of Python extracting a file's raise sites executes: a count, not a time."""
+    executed = 0
+
+    def tracer(frame, event, arg):
+        nonlocal executed
+        executed += 1
+        return tracer
+
+    sys.settrace(tracer)
+    try:
+        extract_raise_sites(source, "jax/_src/m.py")
+    finally:
+        sys.settrace(None)
+    return executed
+
+
+def _function_raising(n: int, step: str, raise_with: str) -> str:
+    """One function that repeats `step` and a guarded raise n times."""
+    return "def f(x):\n    msg = 'a'\n    parts = []\n" + "".join(
+        f"    {step.format(i=i)}\n    if x == {i}:\n        raise ValueError({raise_with})\n" for i in range(n))
+
+
+@pytest.mark.parametrize("step, raise_with", [
+    ("msg = 'm{i}' + str(x)", "msg"),  # a name bound again before each raise
+    ("parts.append('p{i}')", "' '.join(parts)"),  # a list that grows before each raise
+], ids=["rebound name", "growing list"])
+def test_extraction_work_grows_linearly_with_a_function_s_raises(step, raise_with, monkeypatch):
+    """Twice the raises, twice the work: each raise once read every earlier binding (a 600 KB file took minutes)."""
+    monkeypatch.setattr("jax_errors.crawler.messages.MAX_TEMPLATE_PARTS", 40)  # so both sizes are past the cap
+    once, twice = (_executed_lines(_function_raising(n, step, raise_with)) for n in (150, 300))
+    assert twice / once < 2.2
+
+
+def test_a_long_chain_of_message_additions_costs_linear_work_in_the_template_cap(monkeypatch):
+    """`msg += ...` before each raise: the sum is built once per raise, not copied at each addition."""
+    source = "def f(x):\n    msg = 'a'\n" + "".join(
+        f"    if x == {i}:\n        msg += 'm{i}'\n        raise ValueError(msg)\n" for i in range(300))
+    monkeypatch.setattr("jax_errors.crawler.messages.MAX_TEMPLATE_PARTS", 40)
+    small_cap = _executed_lines(source)
+    monkeypatch.setattr("jax_errors.crawler.messages.MAX_TEMPLATE_PARTS", 80)
+    assert _executed_lines(source) / small_cap < 1.9

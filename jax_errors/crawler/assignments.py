@@ -9,6 +9,7 @@ on some paths (another branch, a loop).
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from functools import cached_property
 
 from jax_errors.crawler.statements import block_paths, iter_statements
@@ -25,6 +26,7 @@ class FunctionBody:
         # What resolvers found in this body, by question: `m += m` twenty times would otherwise
         # resolve `m` 2**20 times.
         self.memo: dict[tuple, object] = {}
+        self._list_updates: dict[str, tuple[list[ast.stmt], list[int]]] = {}
 
     @cached_property
     def statements(self) -> list[ast.stmt]:
@@ -40,7 +42,14 @@ class FunctionBody:
 
     def assignments(self, name: str, before: int | None = None) -> list[ast.stmt]:
         """Statements that bind `name` (`=`, `+=`, annotated) before line `before` (anywhere if None), in source order."""
-        return [stmt for stmt in self._bindings.get(name, ()) if before is None or stmt.lineno < before]
+        bindings = self._bindings.get(name, [])
+        return bindings[:self._count_before(name, before)]
+
+    def _count_before(self, name: str, before: int | None) -> int:
+        # A bisection, not a scan: a function that rebinds one name at each of its raises would
+        # otherwise cost time quadratic in its length.
+        lines = self._binding_lines.get(name, [])
+        return len(lines) if before is None else bisect_left(lines, before)
 
     @cached_property
     def _bindings(self) -> dict[str, list[ast.stmt]]:
@@ -53,6 +62,10 @@ class FunctionBody:
             statements.sort(key=_position)
         return found
 
+    @cached_property
+    def _binding_lines(self) -> dict[str, list[int]]:
+        return {name: [stmt.lineno for stmt in statements] for name, statements in self._bindings.items()}
+
     def last_assignment(self, name: str, before: int | None = None) -> ast.expr | None:
         """The value `name` was last plainly assigned before line `before` (anywhere if None)."""
         for stmt in reversed(self.assignments(name, before)):
@@ -62,8 +75,11 @@ class FunctionBody:
 
     def list_updates(self, name: str, after: int, before: int) -> list[ast.stmt]:
         """`name.append(x)`, `name.extend(xs)` and `name += [...]` between two lines, in source order."""
-        found = [stmt for stmt in self.statements if after <= stmt.lineno < before and _updates_list(stmt, name)]
-        return sorted(found, key=_position)
+        if name not in self._list_updates:
+            found = sorted((stmt for stmt in self.statements if _updates_list(stmt, name)), key=_position)
+            self._list_updates[name] = found, [stmt.lineno for stmt in found]
+        found, lines = self._list_updates[name]
+        return found[bisect_left(lines, after):bisect_left(lines, before)]
 
     @cached_property
     def parameters(self) -> frozenset[str]:
@@ -75,7 +91,7 @@ class FunctionBody:
 
     def is_local(self, name: str, before: int) -> bool:
         """Whether `name` is a parameter, or was assigned before line `before`: it shadows the module's."""
-        return name in self.parameters or bool(self.assignments(name, before))
+        return name in self.parameters or self._count_before(name, before) > 0
 
     def nested_function(self, name: str, before: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """A function defined by this body's own statements under `name`, last before line `before`."""
@@ -91,10 +107,12 @@ class FunctionBody:
         return found
 
     def bound_by_except(self, name: str) -> bool:
-        return any(
-            isinstance(n, ast.Try | ast.TryStar) and any(h.name == name for h in n.handlers)
-            for n in self.statements
-        )
+        return name in self._except_names
+
+    @cached_property
+    def _except_names(self) -> frozenset[str]:
+        return frozenset(h.name for n in self.statements if isinstance(n, ast.Try | ast.TryStar)
+                         for h in n.handlers if h.name)
 
     def runs_with(self, stmt: ast.stmt, anchor: ast.stmt | None) -> bool:
         """Whether `stmt` always runs before `anchor` does: it is in the same block or an outer one."""

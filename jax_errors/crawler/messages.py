@@ -15,7 +15,7 @@ from functools import cached_property
 
 from jax_errors.crawler.assignments import FunctionBody
 from jax_errors.crawler.template_builder import ALWAYS, REPEATED, SOMETIMES, Element, Resolver, build_template
-from jax_errors.template import EMPTY, Part, Template, alternatives, literal, optional, repeated
+from jax_errors.template import EMPTY, Part, Template, alternatives, literal, merge_into, optional, repeated
 
 MAX_RESOLVE_DEPTH = 8
 # A template past this many characters or parts is not a message but a blow-up: it stays opaque.
@@ -195,24 +195,31 @@ class MessageResolver(Resolver):
         if self.depth >= MAX_RESOLVE_DEPTH:
             return None
         chain = self.body.assignments(node.id, self.before)
-        start = max((i for i, s in enumerate(chain) if not isinstance(s, ast.AugAssign)), default=None)
+        start = next((i for i in reversed(range(len(chain))) if not isinstance(chain[i], ast.AugAssign)), None)
         if start is None:
             module_level = self.body.node is self.module.tree or node.id in self.body.parameters
             return None if module_level or chain else self.module.constant(node.id)
         if not self.body.runs_with(chain[start], self.anchor) and not self._at(chain[start]).template(
                 chain[start].value).has_words:
             return None  # a value bound on another path only (`if ...: o = f(o)`): the name says more
-        result = EMPTY
+        # The sum is built in one list, not by `+` at each step: a long chain of `msg += ...` would
+        # cost time quadratic in the template's size at every raise that reads it.
+        parts: list[Part] = []
+        forms: frozenset[str] = frozenset()
+        chars = 0
         for stmt in chain[start:]:
             if isinstance(stmt, ast.AugAssign) and not isinstance(stmt.op, ast.Add):
                 return None
             piece = self._at(stmt).template(stmt.value)
             # `msg += ...` under a branch the raise is not in adds words only sometimes; in a loop, any number of times.
             how = self._how(stmt)
-            result = result + (piece if how == ALWAYS else optional(piece) if how == SOMETIMES else repeated(piece))
-            if too_large(result):
+            piece = piece if how == ALWAYS else optional(piece) if how == SOMETIMES else repeated(piece)
+            merge_into(parts, piece.parts)
+            forms |= piece.forms
+            chars += sum(len(p.text) for p in piece.parts)
+            if len(parts) > MAX_TEMPLATE_PARTS or chars > MAX_TEMPLATE_CHARS:
                 return None
-        return result
+        return Template(tuple(parts), forms)
 
     def resolve_list(self, node: ast.Name) -> list[Element] | None:
         key = ("list", node.id, self.before, id(self.anchor), self.depth)
@@ -228,7 +235,10 @@ class MessageResolver(Resolver):
         if start is None or not isinstance(start.value, (ast.List, ast.Tuple)):
             return None
         elements = [(self._at(start).template(value), ALWAYS) for value in start.value.elts]
-        for stmt in self.body.list_updates(node.id, start.lineno + 1, self.before):
+        updates = self.body.list_updates(node.id, start.lineno + 1, self.before)
+        if len(elements) + len(updates) > MAX_TEMPLATE_PARTS:
+            return None  # more pieces than a template may hold, each appended at least once
+        for stmt in updates:
             how = self._how(stmt)
             elements.extend((self._at(stmt).template(value), how) for value in _added(stmt))
         return elements
@@ -267,10 +277,6 @@ class MessageResolver(Resolver):
 def _has_text(node: ast.expr | None) -> bool:
     return node is not None and any(isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.strip()
                                     for n in ast.walk(node))
-
-
-def too_large(template: Template) -> bool:
-    return len(template.parts) > MAX_TEMPLATE_PARTS or sum(len(p.text) for p in template.parts) > MAX_TEMPLATE_CHARS
 
 
 def _added(stmt: ast.stmt) -> list[ast.expr]:
