@@ -250,6 +250,39 @@ def lookup(args, results) -> None:
            bare_python_s=statistics.median(python), cli_vs_bare_python=statistics.median(warm) / statistics.median(python))
 
 
+@benchmark
+def adversarial(args, results) -> None:
+    """The slowest lookup of messages crafted from every template's own words (`lookup.adversarial`).
+
+    Baseline in the same run: the median lookup of the evaluation set's 181 real messages.
+    """
+    from sqlalchemy.orm import Session
+
+    from jax_errors.crawler.installed import installed_snapshot
+    from jax_errors.lookup.adversarial import adversarial_messages
+    from jax_errors.lookup.build import index_from_session
+    from jax_errors.lookup.index import Query
+
+    data = json.loads((ROOT / "tests" / "data" / "issue_messages.json").read_text())
+    with tempfile.TemporaryDirectory() as tmp:
+        crawl_snapshot(fresh_db(Path(tmp), "adversarial"), installed_snapshot(), jobs=2)
+        with Session(fresh_db(Path(tmp), "adversarial")) as session:
+            index = index_from_session(session)
+    for entry in index.entries:
+        entry.regex  # compiled before timing, as a warm index has them
+    real = sorted(timed(index.lookup, Query(d["message"], d["exception"].rpartition(".")[2]))[0] for d in data)
+    worst = (0.0, "", 0)
+    crafted = 0
+    for entry in index.entries:
+        for message in adversarial_messages(entry.template):
+            seconds, _ = timed(index.lookup, message)
+            crafted += 1
+            worst = max(worst, (seconds, entry.error_id, len(message)))
+    median = statistics.median(real)
+    report(results, "adversarial", templates=len(index.entries), crafted=crafted, worst_ms=worst[0] * 1000,
+           worst_error=worst[1], worst_chars=worst[2], real_median_ms=median * 1000, worst_vs_real=worst[0] / median)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", default=DEFAULT_CLONE)

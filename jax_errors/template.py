@@ -9,7 +9,7 @@ Literal text is kept verbatim; interpolated values keep their expression text
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -18,7 +18,6 @@ PartKind = Literal["lit", "expr", "opaque", "opt_begin", "opt_end", "rep_begin",
 # `if`); rep_begin/rep_end, parts that a loop may add any number of times (`msg.append(...)` in a `for`).
 OPENERS = {"opt_begin": "opt_end", "rep_begin": "rep_end"}
 MARKERS = frozenset(OPENERS) | frozenset(OPENERS.values())
-_REGEX = {"opt_begin": "(?:", "opt_end": ")?", "rep_begin": "(?:", "rep_end": ")*"}
 TITLE_LENGTH = 120
 _ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
@@ -154,19 +153,107 @@ def merge_into(merged: list[Part], parts: tuple[Part, ...]) -> None:
 
 
 def template_regex(template: Template) -> re.Pattern[str]:
-    """A regex that matches any message the template can produce, whitespace-insensitively."""
-    pieces: list[str] = []
-    for part in template.parts:
-        if part.kind in MARKERS:
-            pieces.append(_REGEX[part.kind])
-        elif part.kind == "lit":
-            words = part.text.split()
-            lead = r"\s*" if part.text[:1].isspace() else ""
-            trail = r"\s*" if part.text[-1:].isspace() else ""
-            pieces.append(lead + r"\s+".join(re.escape(w) for w in words) + trail if words else r"\s*")
+    """A regex that matches any message the template can produce, whitespace-insensitively.
+
+    Match it against `folded(message)`: the regex takes time linear in the message's length by
+    construction, which lookup needs since it matches untrusted text. A placeholder between two
+    literal stretches is matched by committing to the stretch's first occurrence (a lookahead read
+    once, then its backreference), the way wildcard patterns are matched greedily: if any match
+    exists, the one through the first occurrence does. Optional and repeated parts without a
+    placeholder stay in their stretch as lazy groups; those with one are expanded into at most
+    MAX_VARIANTS alternatives. Past that, and for a repetition's further rounds, such a part reads as
+    a placeholder: the regex may then accept a little more than the template, never less.
+    """
+    names = (f"s{i}" for i in range(1_000_000))
+    bodies = dict.fromkeys(_linear(items, names) for items in _variants(_nested(template.parts)))
+    return re.compile(r"\s*(?:" + "|".join(bodies) + r")\s*", re.DOTALL)
+
+
+def folded(message: str) -> str:
+    """The message with each run of whitespace one space and none at its ends: what template regexes read."""
+    return " ".join(message.split())
+
+
+MAX_VARIANTS = 32
+_HOLE = Part("opaque", "")
+_Group = tuple[str, list]  # (opener, items): an optional or repeated run of parts
+
+
+def _nested(parts: tuple[Part, ...]) -> list[Part | _Group]:
+    """The parts as a tree: an optional or repeated run becomes `(opener, [its items])`."""
+    stack: list[tuple[str | None, list]] = [(None, [])]
+    for part in parts:
+        if part.kind in OPENERS:
+            stack.append((part.kind, []))
+        elif part.kind in MARKERS:
+            if len(stack) > 1:  # a closer without its opener is left out
+                kind, items = stack.pop()
+                stack[-1][1].append((kind, items))
         else:
-            pieces.append(r".*?")
-    return re.compile(r"\s*" + "".join(pieces) + r"\s*", re.DOTALL)
+            stack[-1][1].append(part)
+    while len(stack) > 1:  # an opener never closed closes at the end
+        kind, items = stack.pop()
+        stack[-1][1].append((kind, items))
+    return stack[0][1]
+
+
+def _is_hole(item: Part | _Group) -> bool:
+    """Whether the item is a placeholder, or a run holding one."""
+    if isinstance(item, Part):
+        return item.kind not in MARKERS and item.kind != "lit"
+    return any(_is_hole(child) for child in item[1])
+
+
+def _variants(items: list[Part | _Group]) -> list[tuple[Part | _Group, ...]]:
+    """The sequences the items spell with each run that holds a placeholder present or not."""
+    results: list[tuple[Part | _Group, ...]] = [()]
+    for item in items:
+        if isinstance(item, Part) or not _is_hole(item):
+            results = [r + (item,) for r in results]
+            continue
+        kind, children = item
+        inner = _variants(children)
+        if kind == "rep_begin":  # one round, then anything: further rounds are text a placeholder takes
+            inner = [v + (_HOLE,) for v in inner]
+        options = [(), *inner]
+        if len(results) * len(options) > MAX_VARIANTS:
+            options = [(_HOLE,)]
+        results = [r + o for r in results for o in options]
+    return results
+
+
+def _linear(items: tuple[Part | _Group, ...], names: Iterator[str]) -> str:
+    """One sequence as a regex: literal stretches between placeholders, each middle one atomic."""
+    stretches: list[list[str]] = [[]]
+    for item in items:
+        if not _is_hole(item):
+            stretches[-1].append(_stretch_regex(item))
+        elif stretches[-1] or len(stretches) == 1:  # placeholders next to each other read as one
+            stretches.append([])
+    if len(stretches) == 1:
+        return "".join(stretches[0])
+    middle = []
+    for stretch in stretches[1:-1]:
+        name = next(names)
+        middle.append(f"(?=(?P<{name}>.*?{''.join(stretch)}))(?P={name})")
+    return "".join(stretches[0]) + "".join(middle) + ".*?" + "".join(stretches[-1])
+
+
+def _stretch_regex(item: Part | _Group) -> str:
+    """Literal text, or a run of it that is optional or repeated (lazy: the shortest match comes first)."""
+    if isinstance(item, Part):
+        return _literal_regex(item.text)
+    kind, children = item
+    return "(?:" + "".join(_stretch_regex(child) for child in children) + (")??" if kind == "opt_begin" else ")*?")
+
+
+def _literal_regex(text: str) -> str:
+    words = text.split()
+    if not words:
+        return r"\s*"
+    lead = r"\s*" if text[:1].isspace() else ""
+    trail = r"\s*" if text[-1:].isspace() else ""
+    return lead + r"\s+".join(re.escape(w) for w in words) + trail
 
 
 class Wording:

@@ -32,6 +32,7 @@ _TEMPLATE_SPACE = " "
 _JS_SYNTAX = set("^$\\.*+?()[]{}|/")
 _QUANTIFIER = re.compile(r"\{(?P<low>\d*)(?P<rest>,\d*)?\}")
 _GROUP_STARTS = ("(?:", "(?=", "(?!", "(?<=", "(?<!")
+_NAMED_BACKREFERENCE = re.compile(r"\(\?P=(?P<name>\w+)\)")
 # Python's \w on str: letters, digits and the underscore, as the inside of a JavaScript class.
 _WORD = "\\p{L}\\p{N}_"
 
@@ -150,6 +151,10 @@ def js_regex(pattern: str, flags: int = 0, *, space: str | None = None) -> str:
         elif c == "(" and pattern.startswith("(?P<", i):
             out.append("(?<")
             i += 4
+            continue
+        elif c == "(" and (backreference := _NAMED_BACKREFERENCE.match(pattern, i)):
+            out.append(f"\\k<{backreference['name']}>")
+            i = backreference.end()
             continue
         elif c == "(" and pattern.startswith("(?", i) and not pattern.startswith(_GROUP_STARTS, i):
             raise RegexTranslationError(f"unsupported group at {i} in {pattern!r}")

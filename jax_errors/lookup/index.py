@@ -30,7 +30,7 @@ from rapidfuzz import fuzz
 
 from jax_errors.exceptions import QueryTooLongError
 from jax_errors.lookup.origin import looks_raised_in_xla, without_status
-from jax_errors.template import MARKERS, OPENERS, Template, template_regex
+from jax_errors.template import MARKERS, OPENERS, Template, folded, template_regex
 
 if TYPE_CHECKING:
     from jax_errors.db.models import RaiseSite
@@ -282,9 +282,10 @@ class LookupIndex:
         found: dict[int, tuple[float, str]] = {}
         for message in dict.fromkeys((query.message, without_status(query.message))):
             words = frozenset(message.split())
+            text = folded(message)
             for index in self._template_candidates(words):
                 entry = self.entries[index]
-                if index not in found and entry.anchor_words <= words and entry.regex.fullmatch(message):
+                if index not in found and entry.anchor_words <= words and entry.regex.fullmatch(text):
                     found[index] = (template_score(entry, message), "template")
         # XLA's own words are no Python raise: only a close wording may stand for them.
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR

@@ -20,7 +20,7 @@ from jax_errors.db.queries import LocatedSite, site_at
 from jax_errors.reproduce.cases import Case
 from jax_errors.reproduce.frames import Frame, jax_frames
 from jax_errors.reproduce.observation import Observation
-from jax_errors.template import Template, template_regex
+from jax_errors.template import Template, folded, template_regex
 
 Status = Literal["reproduced", "wrong-site", "message-mismatch", "no-error", "crashed", "timeout"]
 STATUSES: tuple[Status, ...] = ("reproduced", "wrong-site", "message-mismatch", "no-error", "crashed", "timeout")
@@ -75,7 +75,7 @@ def _judge(found: Attribution, located: LocatedSite, case: Case, observation: Ob
     message = observation.message or ""
     if not message_fits(message, located.site.template_parts):
         return _with(found, "message-mismatch", f"the message does not fit the template: {located.site.template}")
-    if _folded(case.message_contains) not in _folded(message):
+    if folded(case.message_contains) not in folded(message):
         return _with(found, "message-mismatch", "the message does not contain MESSAGE_CONTAINS")
     if not located.site.template_parts:
         return _with(found, "reproduced", "the site's template is unknown; only MESSAGE_CONTAINS was checked")
@@ -92,15 +92,11 @@ def message_fits(message: str, template_parts: list) -> bool:
         return True
     pattern = template_regex(Template.from_json(template_parts))
     candidates = {message, _ERROR_PAGE.sub("", message)}
-    return any(pattern.fullmatch(text) for text in candidates)
+    return any(pattern.fullmatch(folded(text)) for text in candidates)
 
 
 def _with(found: Attribution, status: Status, detail: str) -> Attribution:
     return Attribution(status, detail, found.error_id, found.path, found.line, found.frames)
-
-
-def _folded(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _joined(*parts: str | None) -> str:

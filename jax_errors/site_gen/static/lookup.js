@@ -12,7 +12,6 @@
     return {
       strip: function (s) { return s.replace(edges, ""); },
       split: function (s) { return s.split(runs).filter(function (w) { return w !== ""; }); },
-      spaces: new RegExp(space, "gu"),
     };
   }
 
@@ -299,7 +298,7 @@
       if (variants[1] === variants[0]) variants.pop();
       variants.forEach(function (message) {
         var words = new Set(text.split(message));
-        var spaced = message.replace(text.spaces, " ");  // template regexes spell \s as a space
+        var spaced = text.split(message).join(" ");  // folded, as template.folded does; \s is a space there
         templateCandidates(words).forEach(function (index) {
           var entry = entries[index];
           if (found.has(index) || !hasAll(words, anchors[index])) return;
