@@ -11,6 +11,7 @@ from typing import Any
 
 from jax_errors.crawler.imports import module_name
 from jax_errors.site_gen.catalogue import Card
+from jax_errors.site_gen.guard_words import Words, guard_words
 
 # Frames that every jax call passes through and that say nothing about the error.
 _PLUMBING = frozenset({
@@ -27,6 +28,7 @@ class Circumstances:
 
     guard_kind: str | None
     guard: str | None
+    guard_words: Words | None  # the condition in plain words (`guard_words`), when it has them
     function: str  # module.qualname enclosing the raise
     public: tuple[str, ...]  # public jax functions that reached it (from a reproduction)
     frames: tuple[dict[str, Any], ...]
@@ -35,7 +37,7 @@ class Circumstances:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "guard": {"kind": self.guard_kind, "condition": self.guard} if self.guard_kind else None,
+            "guard": _guard_json(self.guard_kind, self.guard, self.guard_words) if self.guard_kind else None,
             "function": self.function, "public_functions": list(self.public), "frames": list(self.frames),
             "from": "reproduced" if self.from_frames else "extracted", "case": self.case,
         }
@@ -46,11 +48,19 @@ def circumstances_of(card: Card) -> Circumstances:
     function = f"{card.module}.{card.site.qualname}"
     run = next((r for r in card.runs if r.error_id == card.id and r.frames), None)
     frames = tuple(run.frames) if run else ()
+    worded = guard_words(card.site.guard) if card.site.guard_kind in ("if", "else") else None
     return Circumstances(
-        guard_kind=card.site.guard_kind, guard=card.site.guard, function=function,
+        guard_kind=card.site.guard_kind, guard=card.site.guard, guard_words=worded, function=function,
         public=public_functions(frames), frames=frames, from_frames=run is not None,
         case=run.case_name if run else None,
     )
+
+
+def _guard_json(kind: str, condition: str | None, words: Words | None) -> dict[str, Any]:
+    found: dict[str, Any] = {"kind": kind, "condition": condition}
+    if words:
+        found["words"] = "".join(f"`{p.text}`" if p.code else p.text for p in words)
+    return found
 
 
 def public_functions(frames: tuple[dict[str, Any], ...]) -> tuple[str, ...]:

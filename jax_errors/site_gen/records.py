@@ -23,7 +23,7 @@ from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, Snapsh
 from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, github_url
 
-SCHEMA_VERSION = "2.3.0"
+SCHEMA_VERSION = "2.4.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
