@@ -1,6 +1,6 @@
 """Benchmarks of jax-errors, each a ratio against a baseline measured in the same run.
 
-    .venv/bin/python bench/bench.py [--repo PATH] [--tag jax-v0.10.2] [--only crawl,releases,pypi_releases,...]
+    .venv/bin/python bench/bench.py [--repo PATH] [--tag jax-v0.10.2] [--only crawl,releases,pypi_releases,...,explain]
 
 Needs a JAX clone for the crawl benchmarks (default $JAX_ERRORS_JAX_CLONE or the fetched mirror);
 the others use the installed jax. Prints one line per measurement and writes bench/results/last.json.
@@ -281,6 +281,117 @@ def adversarial(args, results) -> None:
     median = statistics.median(real)
     report(results, "adversarial", templates=len(index.entries), crafted=crafted, worst_ms=worst[0] * 1000,
            worst_error=worst[1], worst_chars=worst[2], real_median_ms=median * 1000, worst_vs_real=worst[0] / median)
+
+
+EXPLAIN_PROBE = """
+import json, sys, time
+started = time.perf_counter()
+import jax_errors
+from jax_errors.explainer import hook  # what install() imports: the rest is loaded at the first exception
+imported = time.perf_counter() - started
+NOTE = "For simplicity, JAX has removed its internal frames from the traceback of the following exception."
+
+
+def jax_error(name, message):
+    error = type(name, (Exception,), {})(message)
+    error.add_note(NOTE)
+    return error
+
+
+first_message, messages = json.loads(sys.argv[1])
+errors = [jax_error(name, message) for name, message in messages]
+first = jax_error(*first_message)
+started = time.perf_counter()
+shown = hook.card_for_traceback(first)
+first_s = time.perf_counter() - started
+later = []
+for error in errors:
+    started = time.perf_counter()
+    hook.card_for_traceback(error)
+    later.append(time.perf_counter() - started)
+from jax_errors.explainer import api
+
+[source] = api._sources.values()
+lookup_s = []
+for query in [api.exception_query(error) for error in errors]:
+    started = time.perf_counter()
+    source.index.lookup(query, limit=1)
+    lookup_s.append(time.perf_counter() - started)
+print(json.dumps({"import_s": imported, "first_s": first_s, "shown": shown.error_id if shown else None,
+                  "later_s": later, "lookup_s": lookup_s}))
+"""
+
+
+@benchmark
+def explain(args, results) -> None:
+    """The card at a process's first JAX exception, and at the next ones, from the database and from an index file.
+
+    Each run is a fresh process that calls what the excepthook calls (`hook.card_for_traceback`):
+    first on the seed error, loading the index (the database's stored index; the index file's copy
+    in the cache folder; or, once per file and machine, the file itself), then on the 181
+    evaluation messages. Baselines in the same run: `import jax` in a fresh process, which a user
+    of the hook pays anyway, and lookup alone (`LookupIndex.lookup`) on the same messages.
+    """
+    from jax_errors.crawler.installed import installed_snapshot
+    from jax_errors.explainer.record import explain_record
+    from jax_errors.lookup.browser import catalogue_index
+    from jax_errors.lookup.stored import stored_index
+    from jax_errors.reproduce.cases import load_cases
+    from jax_errors.site_gen.catalogue import load_catalogue
+    from jax_errors.site_gen.knowledge import load_knowledge
+    from jax_errors.site_gen.records import dumps
+
+    data = json.loads((ROOT / "tests" / "data" / "issue_messages.json").read_text())
+    messages = [[d["exception"].rpartition(".")[2], d["message"]] for d in data]
+    seed = ["ValueError", "all_gather_reduced only accepts inputs that are varying. Got f32[4]"]
+    runs = 3
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        db = tmp / "explain.db"
+        if args.lookup_db:
+            shutil.copyfile(args.lookup_db, db)
+        else:
+            crawl_snapshot(fresh_db(tmp, "explain"), installed_snapshot(), jobs=2)
+        engine = open_database(db)
+        catalogue = load_catalogue(engine, knowledge=load_knowledge(ROOT / "knowledge"),
+                                   cases=load_cases(ROOT / "cases"))
+        index_file = tmp / "explain.json"
+        index_file.write_text(dumps(explain_record(catalogue, catalogue_index(catalogue), base_url=None), compact=True))
+        stored_index(str(db))
+        size_mb = index_file.stat().st_size / 2**20
+
+        def probe(env: dict) -> dict:
+            out = subprocess.run([sys.executable, "-c", EXPLAIN_PROBE, json.dumps([seed, messages])], cwd=ROOT,
+                                 env={**os.environ, "JAX_ERRORS_CONFIG": str(tmp / "none.toml"), **env},
+                                 capture_output=True, text=True, check=True).stdout
+            return json.loads(out)
+
+        measured = {
+            "db": [probe({"JAX_ERRORS_DB": str(db), "JAX_ERRORS_CACHE": str(tmp / "cache")}) for _ in range(runs)],
+            "index_first_ever": [probe({"JAX_ERRORS_EXPLAIN_INDEX": str(index_file),
+                                        "JAX_ERRORS_CACHE": str(tmp / f"cold{i}")}) for i in range(runs)],
+            "index": [probe({"JAX_ERRORS_EXPLAIN_INDEX": str(index_file), "JAX_ERRORS_CACHE": str(tmp / "cold0")})
+                      for _ in range(runs)],
+        }
+        import_jax = [timed(subprocess.run, [sys.executable, "-c", "import jax"], check=True)[0] for _ in range(runs)]
+    jax_s = statistics.median(import_jax)
+    values: dict = {"entries": len(catalogue.cards), "index_file_mb": size_mb, "import_jax_s": jax_s}
+    for name, probes in measured.items():
+        assert all(p["shown"] == "252d5ba9437acc7a" for p in probes), probes
+        later = sorted(s for p in probes for s in p["later_s"])
+        alone = sorted(s for p in probes for s in p["lookup_s"])
+        first = statistics.median(p["first_s"] for p in probes)
+        values.update({
+            f"{name}_import_jax_errors_ms": statistics.median(p["import_s"] for p in probes) * 1000,
+            f"{name}_first_s": first, f"{name}_first_vs_import_jax": first / jax_s,
+            f"{name}_later_median_ms": statistics.median(later) * 1000,
+            f"{name}_later_p95_ms": later[int(0.95 * (len(later) - 1))] * 1000,
+            f"{name}_later_max_ms": later[-1] * 1000,
+            f"{name}_lookup_alone_median_ms": statistics.median(alone) * 1000,
+            f"{name}_lookup_alone_max_ms": alone[-1] * 1000,
+            f"{name}_later_vs_lookup_alone": statistics.median(later) / statistics.median(alone),
+        })
+    report(results, "explain", **values)
 
 
 def main() -> None:

@@ -53,6 +53,14 @@ def db_option(fn):
     )(fn)
 
 
+def base_url_option(fn):
+    return click.option(
+        "--base-url", metavar="URL",
+        help="Where the site will be published: recorded in api/explain.json, `explain` links cards under it "
+             "(default: card paths).",
+    )(fn)
+
+
 def jobs_option(fn):
     return click.option(
         "--jobs", "-j", type=click.IntRange(1), default=os.cpu_count() or 1, show_default=True,
@@ -169,14 +177,17 @@ def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs,
               help="Also rebuild the site in this folder, rewriting only the pages that changed.")
 @click.option("--knowledge", "knowledge_dir", type=click.Path(file_okay=False), default="knowledge",
               show_default=True, help="Curated knowledge for the site (with --site).")
+@base_url_option
 @jobs_option
 @db_option
-def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, jobs, db) -> None:
+def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, base_url, jobs, db) -> None:
     """Crawl only the commits of --rev not crawled yet, re-run the cases they touch, and summarise.
 
     Only changed blobs are parsed; the cases whose raise site changed run again on the newest
     commit's jax source (over the installed jaxlib); with --site only changed pages are rewritten.
     The summary line counts errors added, removed and reworded since the snapshot crawled before.
+
+    Example: jax-errors refresh --repo ../jax --rev main --site _site
     """
     from pathlib import Path
 
@@ -186,8 +197,8 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
     from jax_errors.site_gen.build import SiteConfig
 
     cases = load_cases(cases_dir) if not no_reproduce and Path(cases_dir).is_dir() else []
-    site = SiteConfig(out=Path(site_out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir)) \
-        if site_out else None
+    site = SiteConfig(out=Path(site_out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir),
+                      base_url=base_url) if site_out else None
     engine = open_database(db)
     with JaxRepository(repo) as repository, progress_bar(f"refresh {rev}") as progress:
         report = refresh_catalogue(engine, repository, rev, limit=limit, jobs=jobs, progress=progress,
@@ -244,6 +255,8 @@ def lookup(message, limit, as_json, db) -> None:
     the error it became. Sites raising the same message give one result. Below 0.6: no card. A
     traceback's exception class and jax frames refine the ranking. The index is stored beside a
     SQLite database and rebuilt when the database changes.
+
+    Example: jax-errors lookup "all_gather_reduced only accepts inputs that are varying. Got f32[4]"
     """
     import json
 
@@ -281,9 +294,55 @@ def lookup(message, limit, as_json, db) -> None:
 
 
 @cli.command()
+@click.argument("query", metavar="ID_OR_MESSAGE", required=False)
+@click.option("--index", metavar="PATH_OR_URL",
+              help="An api/explain.json of a built site (its folder, or an http(s) URL fetched once) "
+                   "[env JAX_ERRORS_EXPLAIN_INDEX; default: the settings file's, else the database].")
+@click.option("--db", help="SQLite file or SQLAlchemy URL, read when no index is given "
+                           "[env JAX_ERRORS_DB; default: the settings file's, else jax_errors.db].")
+@click.option("--base-url", metavar="URL", help="Where the cards' links point "
+                                                "[env JAX_ERRORS_BASE_URL; default: the index's own].")
+@click.option("--knowledge", "knowledge_dir", type=click.Path(file_okay=False),
+              help="Curated knowledge shown with a database [default: knowledge].")
+@click.option("--cases", "cases_dir", type=click.Path(file_okay=False),
+              help="Reproduction cases whose fix a database's cards show [default: cases].")
+@click.option("--limit", type=click.IntRange(1), default=3, show_default=True,
+              help="Cards looked up; the best is shown whole, the others in a line each.")
+def explain(query, index, db, base_url, knowledge_dir, cases_dir, limit) -> None:
+    """Show the whole card for an error id, a MESSAGE, or a traceback pasted on stdin, like `rustc --explain`.
+
+    The message, what it means, the solutions, the example fix and the card's link. Cards are read
+    from a built site's api/explain.json or from the database (see README, "Use it where the error
+    happens", for the settings file).
+
+    Example: jax-errors explain 252d5ba9437acc7a
+    """
+    from rich.console import Console
+
+    from jax_errors.explainer.api import explain as explain_error
+    from jax_errors.explainer.settings import read_settings
+    from jax_errors.explainer.terminal import print_card
+    from jax_errors.lookup.index import parse_query
+    from jax_errors.lookup.origin import NO_CARD, NO_SITE, looks_raised_in_xla
+
+    text = query if query is not None else sys.stdin.read()
+    if not text.strip():
+        raise click.UsageError("give an error id or a MESSAGE, or paste a traceback on stdin")
+    settings = read_settings(index=index, db=db, base_url=base_url, knowledge=knowledge_dir, cases=cases_dir)
+    found = explain_error(text, limit=limit, settings=settings)
+    if not found:
+        click.echo(NO_SITE if looks_raised_in_xla(parse_query(text)) else NO_CARD)
+        return
+    print_card(Console(), found[0], found[1:])
+
+
+@cli.command()
 @db_option
 def stats(db) -> None:
-    """Files, raise sites and rebuilt-template share of every crawled snapshot."""
+    """Files, raise sites and rebuilt-template share of every crawled snapshot.
+
+    Example: jax-errors stats --db jax_errors.db
+    """
     from jax_errors.db.queries import snapshot_stats
 
     for row in snapshot_stats(open_database(db)):
@@ -295,14 +354,20 @@ def stats(db) -> None:
 
 @cli.group()
 def db() -> None:
-    """Manage the database schema (Alembic migrations)."""
+    """Manage the database schema (Alembic migrations).
+
+    Example: jax-errors db current
+    """
 
 
 @db.command("upgrade")
 @click.option("--revision", default="head", show_default=True)
 @db_option
 def db_upgrade(revision, db) -> None:
-    """Upgrade the database schema (done automatically on first use); a failed migration changes nothing."""
+    """Upgrade the database schema (done automatically on first use); a failed migration changes nothing.
+
+    Example: jax-errors db upgrade --db jax_errors.db
+    """
     from jax_errors.db.engine import upgrade_database
 
     click.echo(f"database at revision {upgrade_database(db, revision)}")
@@ -313,7 +378,10 @@ def db_upgrade(revision, db) -> None:
 @click.option("--yes", is_flag=True, help="Go ahead: later migrations' tables, and their data, are dropped.")
 @db_option
 def db_downgrade(revision, yes, db) -> None:
-    """Downgrade the database schema to --revision, dropping what later migrations added."""
+    """Downgrade the database schema to --revision, dropping what later migrations added.
+
+    Example: jax-errors db downgrade --revision base --yes --db scratch.db
+    """
     if not yes:
         raise click.UsageError("downgrading drops tables and the data in them; pass --yes to go ahead")
     from jax_errors.db.engine import downgrade_database
@@ -324,7 +392,10 @@ def db_downgrade(revision, yes, db) -> None:
 @db.command("current")
 @db_option
 def db_current(db) -> None:
-    """Print the database's schema revision and the newest one."""
+    """Print the database's schema revision and the newest one.
+
+    Example: jax-errors db current --db jax_errors.db
+    """
     from jax_errors.db.engine import database_revisions
 
     current, head = database_revisions(db)
@@ -384,19 +455,23 @@ def reproduce(names, cases_dir, jobs, timeout, versions, db) -> None:
               help="Folder of reproduction cases (their trigger/fixed bodies are the example fixes).")
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
 @click.option("--full", is_flag=True, help="Render every page, even those an earlier build left unchanged.")
+@base_url_option
 @db_option
-def build(out, knowledge_dir, cases_dir, no_search, full, db) -> None:
+def build(out, knowledge_dir, cases_dir, no_search, full, base_url, db) -> None:
     """Render the catalogue into a static site: a card per error, index pages, JSON and search.
 
     Over an earlier build, only cards whose data changed are rendered and only changed files
-    written; the result is the same bytes as a full build.
+    written; the result is the same bytes as a full build. api/explain.json is the index that
+    `jax_errors.explain`, its hooks and `jax-errors explain` read, with --base-url recorded.
+
+    Example: jax-errors build --out _site --base-url https://example.org/jax-errors/
     """
     from pathlib import Path
 
     from jax_errors.site_gen.build import SiteConfig, build_site
 
     config = SiteConfig(out=Path(out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir),
-                        search=not no_search, incremental=not full)
+                        search=not no_search, incremental=not full, base_url=base_url)
     engine = open_database(db)
     with progress_bar(f"build {out}") as progress:
         report = build_site(engine, config, progress=progress)
@@ -411,7 +486,10 @@ def build(out, knowledge_dir, cases_dir, no_search, full, db) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port on 127.0.0.1 (0 picks a free one).")
 def serve(out, port) -> None:
-    """Preview the built site on http://127.0.0.1:PORT/ (search needs it served, not opened as files)."""
+    """Preview the built site on http://127.0.0.1:PORT/ (search needs it served, not opened as files).
+
+    Example: jax-errors serve --out _site --port 8000
+    """
     from jax_errors.site_gen.serve import make_server
 
     server = make_server(out, port)
@@ -426,7 +504,10 @@ def serve(out, port) -> None:
 
 @cli.group()
 def triggers() -> None:
-    """Triggers mined from JAX's tests: which test makes which raise site raise."""
+    """Triggers mined from JAX's tests: which test makes which raise site raise.
+
+    Example: jax-errors triggers stats
+    """
 
 
 def tests_repo_option(fn):
@@ -444,6 +525,8 @@ def triggers_mine(repo, rev, jobs, db) -> None:
 
     The commit's raise sites are crawled first when the database lacks them. Mining a commit again
     replaces its asserts (and the triggers confirmed for them).
+
+    Example: jax-errors triggers mine --repo ../jax --rev jax-v0.12.0.1
     """
     from jax_errors.crawler.mine_tests import git_tests, mine_tests
     from jax_errors.crawler.repository import JaxRepository
@@ -472,6 +555,8 @@ def triggers_confirm(rev, repo, jobs, timeout, files_glob, db) -> None:
     The installed jax's tag runs on the installed jax; another release tag runs in that release's own
     environment (made once with venv and pip, like `reproduce --jax`). Each test file runs in its own
     pytest process (8 CPU devices, traceback filtering off), only its asserting tests selected.
+
+    Example: jax-errors triggers confirm --repo ../jax --rev jax-v0.12.0.1 --jobs 2
     """
     from jax_errors.crawler.repository import JaxRepository
     from jax_errors.reproduce.confirm import choose_tests, confirm_git
@@ -503,6 +588,8 @@ def triggers_stats(commit, at_label, db) -> None:
 
     The last line counts the errors of one snapshot with a verified trigger: caught by a JAX test,
     there or at an earlier release under an earlier id of its lineage, or reproduced by a harness case.
+
+    Example: jax-errors triggers stats --at jax-v0.12.0.1
     """
     from sqlalchemy.orm import Session
 

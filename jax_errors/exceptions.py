@@ -152,3 +152,45 @@ class QueryTooLongError(JaxErrorsError, ValueError):
         self.length = length
         self.limit = limit
         super().__init__(f"the message is {length:,} characters long; lookup reads at most {limit:,}")
+
+
+class ExplainError(JaxErrorsError):
+    """Explaining an error where it happens cannot go on: no index to read, or one that cannot be read."""
+
+
+class NoIndexError(ExplainError, FileNotFoundError):
+    """No index is configured, and no catalogue is where the default says."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        super().__init__(
+            f"no index to explain errors with: {where}; build a site (`jax-errors build`) and set "
+            "JAX_ERRORS_EXPLAIN_INDEX to its api/explain.json, or set JAX_ERRORS_DB to a catalogue "
+            "(see README, \"Use it where the error happens\")"
+        )
+
+
+class IndexFileError(ExplainError, ValueError):
+    """An explain index (api/explain.json) is not one this jax-errors reads: damaged, or of another format."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        self.where = where
+        self.reason = reason
+        super().__init__(f"cannot read the explain index {where}: {reason}")
+
+
+class UnknownCardError(ExplainError, LookupError):
+    """No card of the index has this error id."""
+
+    def __init__(self, error_id: str) -> None:
+        self.error_id = error_id
+        super().__init__(f"no card {error_id} in the index")
+
+
+class SettingsFileError(ExplainError, ValueError):
+    """The settings file is not TOML, or holds a setting of the wrong kind."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"bad settings file {path}: {reason}")

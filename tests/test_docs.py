@@ -1,4 +1,4 @@
-"""Every command has help text and is documented in the README."""
+"""Every command has help text with an example of itself, and is documented in the README."""
 
 from pathlib import Path
 
@@ -20,4 +20,5 @@ def commands(group: click.Group, prefix: str = "jax-errors"):
 @pytest.mark.parametrize(("name", "command"), list(commands(cli)), ids=lambda v: v if isinstance(v, str) else "")
 def test_command_has_help_and_is_in_readme(name, command):
     assert command.help and command.help.strip(), f"{name} has no help text"
+    assert f"Example: {name}" in command.help, f"{name}'s help has no `Example: {name} ...` line"
     assert f"`{name}" in README, f"{name} is not in the README"

@@ -49,9 +49,13 @@ def catalogue_index(catalogue: Catalogue) -> LookupIndex:
     return LookupIndex(entries, frozenset(catalogue.observed))
 
 
-def lookup_record(catalogue: Catalogue) -> dict[str, Any]:
-    """api/lookup.json: one entry per error of the catalogue, by id (fuzzy ties go to the first)."""
-    index = catalogue_index(catalogue)
+def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dict[str, Any]:
+    """api/lookup.json: one entry per error of the catalogue, by id (fuzzy ties go to the first).
+
+    Parameters:
+        index: the catalogue's index (`catalogue_index`), when the caller made it already.
+    """
+    index = catalogue_index(catalogue) if index is None else index
     titles = {key: card.title for key, card in catalogue.cards.items()}
     return {
         "schema_version": SCHEMA_VERSION,

@@ -13,12 +13,15 @@ from __future__ import annotations
 import os
 import pickle
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from jax_errors.lookup.index import LookupIndex
 
 FORMAT = 1  # bump when what is pickled changes shape
 STORED_SUFFIX = ".lookup"
+T = TypeVar("T")
 
 
 def stored_index(db: str) -> LookupIndex:
@@ -26,19 +29,28 @@ def stored_index(db: str) -> LookupIndex:
     path = Path(db)
     if "://" in db or not path.is_file():
         return _built(db)
-    stamp = database_stamp(path)
-    stored = path.with_name(path.name + STORED_SUFFIX)
+    return stored_build(path, path.with_name(path.name + STORED_SUFFIX), lambda: _built(db))
+
+
+def stored_build(source: Path, target: Path, build: Callable[[], T]) -> T:
+    """What `build` makes of the file `source`, pickled at `target` and made again only when `source` changed.
+
+    `target` holds the value with `source`'s stamp (`database_stamp`) as it was before the build; a
+    value whose stamp differs, or that does not unpickle, is built again. A folder that cannot be
+    written keeps nothing, and every call builds.
+    """
+    stamp = database_stamp(source)
     try:
-        with stored.open("rb") as file:
-            saved_stamp, index = pickle.load(file)
+        with target.open("rb") as file:
+            saved_stamp, value = pickle.load(file)
         if saved_stamp == stamp:
-            return index
+            return value
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ValueError, TypeError):
         pass  # none yet, or from another version of this package: build it again
-    index = _built(db)
-    if database_stamp(path) == stamp:  # nothing wrote meanwhile: what was read is what the stamp says
-        _write(stored, (stamp, index))
-    return index
+    value = build()
+    if database_stamp(source) == stamp:  # nothing wrote meanwhile: what was read is what the stamp says
+        _write(target, (stamp, value))
+    return value
 
 
 def database_stamp(path: Path) -> tuple:

@@ -12,7 +12,9 @@ from pathlib import Path
 
 from sqlalchemy import Engine
 
-from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, lookup_record
+from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA
+from jax_errors.explainer.record import explain_record
+from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, catalogue_index, lookup_record
 from jax_errors.progress import Progress
 from jax_errors.reproduce.cases import load_cases
 from jax_errors.site_gen import records
@@ -38,6 +40,7 @@ class SiteConfig:
     search: bool = True
     validate: bool = True
     incremental: bool = True  # keep an earlier build's unchanged pages (see `output`)
+    base_url: str | None = None  # where the site is published: recorded for `explain`'s links
 
 
 @dataclass
@@ -115,7 +118,10 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     report.pages += 3 + _write_diffs(out, catalogue)
     entries["errors.json"] = _write_record(
         out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
-    _write_record(out, LOOKUP_PATH, lookup_record(catalogue), LOOKUP_SCHEMA, config.validate, compact=True)
+    index = catalogue_index(catalogue)
+    _write_record(out, LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config.validate, compact=True)
+    _write_record(out, EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA,
+                  config.validate, compact=True)
     out.write("api/all.zip", records.zip_bytes(entries))
     _copy_static(out)
     out.finish()

@@ -1,0 +1,106 @@
+"""`install()`: a `sys.excepthook` that prints, under a JAX traceback, the card that explains it.
+
+The traceback is printed first, by the hook that was there before, exactly as without jax-errors.
+Under it comes one short block (`block.text_block`), only for an exception JAX raised
+(`api.is_jax_exception`) whose best card lookup scores medium or high; anything else, and any
+failure of jax-errors itself, prints nothing more. Installing imports nothing and reads nothing:
+the settings are read and the index loaded at the first exception.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jax_errors.explainer.cards import Explanation
+
+# Where the hooks read cards from: what `install()` was given; the rest from the environment and settings file.
+_where: dict[str, Any] = {}
+# Settings whose source failed to open: a broken or missing index is tried once per process, not per exception.
+_unavailable: set = set()
+_previous_hook = None
+
+
+def install(*, index: str | None = None, db: str | None = None, base_url: str | None = None,
+            knowledge: str | None = None, cases: str | None = None) -> None:
+    """Show the card under every JAX traceback: in this interpreter, and in IPython or Jupyter when running there.
+
+    Parameters:
+        index, db, base_url, knowledge, cases: as `settings.read_settings` takes them; by default
+            the environment and the settings file say (README, "Use it where the error happens").
+    """
+    global _previous_hook
+    given = {"index": index, "db": db, "base_url": base_url, "knowledge": knowledge, "cases": cases}
+    _where.clear()
+    _where.update({key: value for key, value in given.items() if value})
+    _unavailable.clear()
+    if sys.excepthook is not excepthook:
+        _previous_hook, sys.excepthook = sys.excepthook, excepthook
+    shell = _ipython_shell()
+    if shell is not None:
+        from jax_errors.explainer.ipython import load_ipython_extension
+
+        load_ipython_extension(shell)
+
+
+def uninstall() -> None:
+    """Put back the `sys.excepthook` that `install()` replaced, and leave IPython's display as it was."""
+    global _previous_hook
+    if sys.excepthook is excepthook:
+        sys.excepthook, _previous_hook = _previous_hook or sys.__excepthook__, None
+    shell = _ipython_shell()
+    if shell is not None:
+        from jax_errors.explainer.ipython import unload_ipython_extension
+
+        unload_ipython_extension(shell)
+
+
+def excepthook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
+    """The traceback as the previous hook prints it, then the card's block when there is one to show."""
+    (_previous_hook or sys.__excepthook__)(kind, error, tb)
+    found = card_for_traceback(error)
+    if found is not None:
+        try:
+            from jax_errors.explainer.block import text_block
+
+            print(text_block(found), file=sys.stderr)
+        except Exception:  # the traceback is out: jax-errors adds nothing rather than fail
+            pass
+
+
+def card_for_traceback(error: BaseException) -> Explanation | None:
+    """The card to show under this exception's traceback, or None: never raises.
+
+    None for an exception JAX did not raise, a best match of low confidence, no match, and any
+    failure of jax-errors (no index, a broken one, a bug): the traceback stays the whole story.
+    """
+    try:
+        from jax_errors.explainer.api import cards_source, explain, is_jax_exception
+        from jax_errors.explainer.settings import read_settings
+
+        if not isinstance(error, Exception) or not is_jax_exception(error):
+            return None
+        settings = read_settings(**_where)
+        if settings in _unavailable:
+            return None
+        try:
+            cards_source(settings)
+        except Exception:
+            _unavailable.add(settings)
+            return None
+        found = explain(error, limit=1, settings=settings)
+        return found[0] if found and found[0].confident else None
+    except Exception:
+        return None
+
+
+def _ipython_shell():
+    """The running IPython shell, if this is one (IPython is never imported here)."""
+    ipython = sys.modules.get("IPython")
+    get = getattr(ipython, "get_ipython", None)
+    try:
+        return get() if get else None
+    except Exception:
+        return None
