@@ -25,7 +25,10 @@ def _read(condition: str) -> str | None:
     ("a and b is None", "both `a` is true and `b` is `None`"),
     ("not (a and b)", "`a` is false or empty, or `b` is false or empty"),
     ("a or b or c", "`a` is true, or `b` is true, or `c` is true"),
-    ("x > 0 and y > 0 and z > 0", "`x` is greater than `0`, `y` is greater than `0`, and `z` is greater than `0`"),
+    ("x > 0 and y > 0 and z > 0",
+     "all of: `x` is greater than `0`, `y` is greater than `0`, and `z` is greater than `0`"),
+    # a nested `or` says "either": not "(a and b) or c"
+    ("not isinstance(p, bool) and (nums or names)", "both `p` is not a `bool` and either `nums` is true or `names` is true"),
     ("not all(d >= 0 for d in shape)", "for some `d` in `shape`, `d` is less than `0`"),
     ("any(isinstance(a, int) for a in axes)", "for some `a` in `axes`, `a` is an `int`"),
 ])

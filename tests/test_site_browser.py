@@ -244,3 +244,97 @@ def test_no_page_is_wider_than_a_phone(browser, base_url, built_site):
             wide.append((name, width))
     context.close()
     assert wide == []
+
+
+def _first_link(site: Path, page: str, prefix: str) -> str:
+    """The first link of `page` into the folder `prefix`, as a path from the site's root."""
+    import re
+
+    html = (site / page).read_text(encoding="utf-8")
+    folder = page.rpartition("/")[0]
+    for href in re.findall(r'href="([^"#?]+\.html)"', html):
+        path = (Path(folder) / href).as_posix() if folder else href
+        normal = os.path.normpath(path)
+        if normal.startswith(prefix) and normal != page:
+            return normal
+    raise AssertionError(f"no link into {prefix} on {page}")
+
+
+@pytest.fixture(scope="module")
+def history_site(git_repo_module):
+    """A two-release site: the only kind with a page for the change between two snapshots (diff.html)."""
+    from test_lookup_history import NEW, OLD
+
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.db.engine import open_database
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    repo, tmp = git_repo_module
+    engine = open_database(tmp / "history.db")
+    repo.commit(OLD, "old", tag="jax-v0.0.1")
+    repo.commit(NEW, "new", tag="jax-v0.0.2")
+    with JaxRepository(repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    report = build_site(engine, SiteConfig(out=tmp / "_site", knowledge_dir=tmp / "none", cases_dir=tmp / "none",
+                                           search=False))
+    server = make_server(report.out, 0)
+    thread = Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield report.out, f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def git_repo_module(tmp_path_factory):
+    from conftest import GitRepoBuilder
+
+    tmp = tmp_path_factory.mktemp("history-site")
+    builder = GitRepoBuilder(tmp / "jax")
+    yield builder, tmp
+    builder.repo.close()
+
+
+def _every_template(built_site, history_site) -> list[tuple[str, str, str]]:
+    """(template, base URL, page): one page of each page template, and the uncurated and curated cards."""
+    site, (small, small_url) = built_site.out, history_site
+    uncurated = next(p.name for p in sorted((site / "errors").glob("*.html"))
+                     if 'id="solutions-section"' not in p.read_text(encoding="utf-8"))
+    return [
+        ("home.html", "", "index.html"), ("search.html", "", "search.html"),
+        ("card.html (curated)", "", f"errors/{SEED_ID}.html"), ("card.html (uncurated)", "", f"errors/{uncurated}"),
+        ("groups.html", "", "modules/index.html"), ("group.html", "", _first_link(site, "modules/index.html", "modules/")),
+        ("group.html (curated)", "", "curated.html"), ("diffs.html", small_url, "diffs/index.html"),
+        ("diff.html", small_url, _first_link(small, "diffs/index.html", "diffs/")),
+    ]
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_every_page_template_fits_and_its_navigation_works(browser, base_url, built_site, history_site, width):
+    """At a phone's and a desktop's width: no page scrolls sideways, every header link is on screen, and one works."""
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    problems = []
+    for template, root, path in _every_template(built_site, history_site):
+        page.goto((root or base_url) + path)
+        scroll_width = page.evaluate("document.documentElement.scrollWidth")
+        if scroll_width > width:
+            problems.append((template, path, f"{scroll_width} px wide"))
+        links = page.locator("nav.site-nav a")
+        for i in range(links.count()):
+            box = links.nth(i).bounding_box()
+            if box is None or box["x"] < 0 or box["x"] + box["width"] > width or not links.nth(i).is_visible():
+                problems.append((template, path, f"nav link {i} off screen: {box}"))
+        header_search = page.locator("header textarea[name=q]")
+        if not header_search.is_visible():
+            problems.append((template, path, "no search box in the header"))
+    page.goto(base_url + f"errors/{SEED_ID}.html")
+    page.locator("nav.site-nav a", has_text="Modules").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("modules/index.html")
+    context.close()
+    assert problems == [] and errors == []

@@ -49,11 +49,11 @@ class _Unworded(Exception):
     """Syntax with no plain wording."""
 
 
-def _worded(node: ast.expr, *, negated: bool) -> list[Piece]:
+def _worded(node: ast.expr, *, negated: bool, nested: bool = False) -> list[Piece]:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        return _worded(node.operand, negated=not negated)
+        return _worded(node.operand, negated=not negated, nested=nested)
     if isinstance(node, ast.BoolOp):
-        return _joined(node, negated)
+        return _joined(node, negated, nested)
     if isinstance(node, ast.Compare):
         return _compared(node, negated)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
@@ -65,17 +65,21 @@ def _worded(node: ast.expr, *, negated: bool) -> list[Piece]:
     return _truth(node, negated)
 
 
-def _joined(node: ast.BoolOp, negated: bool) -> list[Piece]:
-    # De Morgan: "not (a and b)" is "a is false, or b is false".
+def _joined(node: ast.BoolOp, negated: bool, nested: bool) -> list[Piece]:
+    # De Morgan: "not (a and b)" is "a is false, or b is false". A nested `or` says "either", so that
+    # "a and (b or c)" does not read as "(a and b) or c".
     conjunction = isinstance(node.op, ast.And) != negated
     count = len(node.values)
-    pieces: list[Piece] = [Piece("both ", False)] if conjunction and count == 2 else []
+    if conjunction:
+        pieces = [Piece("both " if count == 2 else "all of: ", False)]
+        separators = [" and "] if count == 2 else [", "] * (count - 2) + [", and "]
+    else:
+        pieces = [Piece("either ", False)] if nested else []
+        separators = [" or " if nested and count == 2 else ", or "] * (count - 1)
     for i, value in enumerate(node.values):
         if i:
-            last = i == count - 1
-            pieces.append(Piece((" and " if count == 2 else ", and " if last else ", ") if conjunction
-                                else ", or ", False))
-        pieces += _worded(value, negated=negated)
+            pieces.append(Piece(separators[i - 1], False))
+        pieces += _worded(value, negated=negated, nested=True)
     return pieces
 
 
