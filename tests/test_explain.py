@@ -29,7 +29,7 @@ from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.exceptions import IndexFileError, NoIndexError, SettingsFileError, UnknownCardError
 from jax_errors.explainer import api, hook, source
 from jax_errors.explainer.api import exception_query, explain, is_jax_exception
-from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA
+from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA, FORMAT
 from jax_errors.explainer.block import html_block, text_block
 from jax_errors.explainer.settings import ExplainSettings, read_settings
 from jax_errors.site_gen.build import SiteConfig, build_site
@@ -225,7 +225,7 @@ def test_a_missing_or_broken_source_is_a_typed_error_and_creates_nothing(catalog
     with pytest.raises(IndexFileError, match="cannot read the explain index"):
         explain(SEED_MESSAGE, index=str(tmp_path / "broken.json"))
     (tmp_path / "other.json").write_text('{"format": 99}')
-    with pytest.raises(IndexFileError, match="not an explain index of format 1"):
+    with pytest.raises(IndexFileError, match=f"not an explain index of format {FORMAT}"):
         explain(SEED_MESSAGE, index=str(tmp_path / "other.json"))
 
 

@@ -190,3 +190,15 @@ def test_a_message_too_long_to_be_one_is_one_clear_error(installed_db_path):
     result = CliRunner().invoke(cli, ["lookup", "--db", str(installed_db_path)], input="x" * 1_000_000)
     assert result.exit_code == 1
     assert result.output == "Error: the message is 1,000,000 characters long; lookup reads at most 100,000\n"
+
+
+def test_an_index_made_from_its_prepared_parts_answers_as_the_index_does(index):
+    """`explain` reads lookup's derived keys from a file instead of deriving them: same answers on every message."""
+    from jax_errors.lookup.index import Entry, LookupIndex
+
+    rows = [entry.row() for entry in index.entries]
+    made = LookupIndex.from_prepared(rows, Entry.from_row, [r[0] for r in rows], index.raised, index.prepared())
+    for case in issue_messages():
+        query = Query(case["message"], case["exception"].rpartition(".")[2])
+        assert [(m.entry.error_id, m.score, [s.error_id for s in m.sites]) for m in made.lookup(query)] == \
+               [(m.entry.error_id, m.score, [s.error_id for s in m.sites]) for m in index.lookup(query)]

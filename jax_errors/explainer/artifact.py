@@ -21,7 +21,7 @@ from jax_errors.template import Part
 
 EXPLAIN_PATH = "api/explain.json"
 EXPLAIN_SCHEMA = "explain.schema.json"
-FORMAT = 1  # bump when what the file holds changes shape; a reader refuses other formats
+FORMAT = 2  # bump when what the file holds changes shape; a reader refuses other formats
 
 
 @dataclass(frozen=True)
@@ -64,8 +64,9 @@ def read_artifact(path: Path) -> Artifact:
         found = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise IndexFileError(str(path), f"not an explain index of format {FORMAT} (found {found!r})")
     try:
-        entries = [entry_from_record(record) for record in data["entries"]]
-        return Artifact(LookupIndex(entries, frozenset(data["raised"])), data["cards"], data["base_url"],
-                        data["newest"])
+        records = data["entries"]
+        index = LookupIndex.from_prepared(records, entry_from_record, [r["id"] for r in records],
+                                          frozenset(data["raised"]), data["index"])
+        return Artifact(index, data["cards"], data["base_url"], data["newest"])
     except (KeyError, TypeError, ValueError) as error:
         raise IndexFileError(str(path), f"malformed: {error!r}") from error

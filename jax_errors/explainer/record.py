@@ -24,6 +24,7 @@ def explain_record(catalogue: Catalogue, index: LookupIndex, *, base_url: str | 
         "count": len(index.entries),
         "raised": sorted(index.raised),
         "entries": [entry_record(entry) for entry in index.entries],
+        "index": index.prepared(),  # what lookup derives from the entries, so that the first exception reads it
         "cards": {card.id: card_text(card) for card in catalogue.sorted_cards() if says_more(card)},
     }
 

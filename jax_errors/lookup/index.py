@@ -21,10 +21,10 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
 
@@ -232,38 +232,65 @@ class LookupIndex:
 
     def __init__(self, entries: list[Entry], raised: frozenset[str] = frozenset()) -> None:
         entries = with_resembling_successors(entries)
-        self.entries: Sequence[Entry] = entries
-        self.raised = raised  # error ids seen raising at run time: a case reproduced them or a JAX test
-        self._position = {e.error_id: i for i, e in enumerate(entries)}
         siblings: dict[tuple[str, str], list[int]] = {}
         for index, entry in enumerate(entries):
             if entry.card_id == entry.error_id:
                 siblings.setdefault(entry.group_key, []).append(index)
-        self._siblings = {key: tuple(group) for key, group in siblings.items() if len(group) > 1}
-        self.anchor_key = anchor_keys(entries)
-        self._by_anchor: dict[str, list[int]] = {}
-        self._unanchored: list[int] = []
+        anchor_key = anchor_keys(entries)
+        by_anchor: dict[str, list[int]] = {}
+        unanchored: list[int] = []
         for index, entry in enumerate(entries):
             if not entry.literal_length:
                 continue  # nothing literal to match: only fuzzy matching can find it
-            key = self.anchor_key[index]
+            key = anchor_key[index]
             if key is None:
-                self._unanchored.append(index)
+                unanchored.append(index)
             else:
-                self._by_anchor.setdefault(key, []).append(index)
-        self.fuzzy_keys, self.fuzzy_owners = fuzzy_keys(entries)
-        self.common_words = common_words(self.fuzzy_keys)
+                by_anchor.setdefault(key, []).append(index)
+        keys, owners = fuzzy_keys(entries)
+        self._fill(entries, [e.error_id for e in entries], raised, {
+            "siblings": [group for group in siblings.values() if len(group) > 1], "anchor_key": anchor_key,
+            "by_anchor": by_anchor, "unanchored": unanchored, "fuzzy_keys": keys, "fuzzy_owners": owners,
+            "common_words": sorted(common_words(keys)),
+        })
+
+    def _fill(self, entries: Sequence[Entry], ids: list[str], raised: frozenset[str], prepared: dict) -> None:
+        self.entries: Sequence[Entry] = entries
+        self.raised = raised  # error ids seen raising at run time: a case reproduced them or a JAX test
+        self._position = {error_id: i for i, error_id in enumerate(ids)}
+        self._siblings = {i: tuple(group) for group in prepared["siblings"] for i in group}  # by entry position
+        self.anchor_key = prepared["anchor_key"]
+        self._by_anchor = prepared["by_anchor"]
+        self._unanchored = prepared["unanchored"]
+        self.fuzzy_keys, self.fuzzy_owners = prepared["fuzzy_keys"], prepared["fuzzy_owners"]
+        self.common_words = frozenset(prepared["common_words"])
         self._postings: dict[str, list[int]] = {}
         for index, key in enumerate(self.fuzzy_keys):
             for word in sorted(set(key.split()) - self.common_words):
                 self._postings.setdefault(word, []).append(index)
+
+    def prepared(self) -> dict:
+        """What the index derived from its entries, as plain values: `from_prepared` takes it instead of deriving it."""
+        groups = dict.fromkeys(self._siblings.values())
+        return {"siblings": [list(group) for group in groups], "anchor_key": self.anchor_key,
+                "by_anchor": self._by_anchor, "unanchored": self._unanchored, "fuzzy_keys": self.fuzzy_keys,
+                "fuzzy_owners": self.fuzzy_owners, "common_words": sorted(self.common_words)}
+
+    @classmethod
+    def from_prepared(cls, rows: Sequence, make: Callable[[Any], Entry], ids: list[str], raised: frozenset[str],
+                      prepared: dict) -> LookupIndex:
+        """An index made without deriving anything: entries from their rows when first asked for (`make`), and
+        what `prepared()` gave. For an index read from a file at the first exception of a process."""
+        index = cls.__new__(cls)
+        index._fill(_LazyEntries(rows, make), ids, raised, prepared)
+        return index
 
     def __getstate__(self) -> dict:
         """What a stored index keeps: entries as plain rows, made into entries again only when a lookup needs them."""
         return {**self.__dict__, "entries": [entry.row() for entry in self.entries]}
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, entries=_LazyEntries(state["entries"]))
+        self.__dict__.update(state, entries=_LazyEntries(state["entries"], Entry.from_row))
 
     def entry(self, error_id: str) -> Entry | None:
         position = self._position.get(error_id)
@@ -299,7 +326,7 @@ class LookupIndex:
         """The sites raising the same message as this card's (itself among them), when there are several."""
         if entry.card_id != entry.error_id:
             return ()
-        return tuple(self.entries[i] for i in self._siblings.get(entry.group_key, ()))
+        return tuple(self.entries[i] for i in self._siblings.get(self._position[entry.error_id], ()))
 
     def _template_candidates(self, words: frozenset[str]) -> list[int]:
         """Entries whose rarest anchor word is in the message, and those without anchor words, in entry order."""
@@ -383,8 +410,9 @@ def fuzzy_ratio(key: str, other: str) -> float:
 class _LazyEntries(Sequence[Entry]):
     """A stored index's entries, each made from its row the first time it is asked for."""
 
-    def __init__(self, rows: list[tuple]) -> None:
+    def __init__(self, rows: Sequence, make: Callable[[Any], Entry]) -> None:
         self._rows = rows
+        self._make = make
         self._made: dict[int, Entry] = {}
 
     def __len__(self) -> int:
@@ -395,7 +423,7 @@ class _LazyEntries(Sequence[Entry]):
             return [self[i] for i in range(*index.indices(len(self)))]
         entry = self._made.get(index)
         if entry is None:
-            entry = self._made[index] = Entry.from_row(self._rows[index])
+            entry = self._made[index] = self._make(self._rows[index])
         return entry
 
 
