@@ -95,8 +95,12 @@ class Entry:
 
     @property
     def group_key(self) -> tuple[str, str]:
-        """Sites with one key raise the same message: one lookup result names them all."""
-        return self.template.text, self.exc_class.rpartition(".")[2]
+        """Sites with one key raise messages no reader can tell apart: one lookup result names them all.
+
+        The key is the template with its placeholders emptied (`Template.skeleton`): `Differentiation
+        rule for '{primitive}' not implemented` and `... for '{_prim}' ...` word one message.
+        """
+        return self.template.skeleton, self.exc_class.rpartition(".")[2]
 
     def row(self) -> tuple:
         """The entry as plain values (what a stored index keeps): `Entry.from_row` makes it again."""
