@@ -40,6 +40,13 @@ def open_database(db: str):
     return open_engine(db)
 
 
+def existing_catalogue(db: str) -> str:
+    """`db` for a command that only reads: a mistyped SQLite path is one line, not a new empty catalogue."""
+    if "://" not in db and not os.path.exists(db):
+        raise click.ClickException(f"no catalogue at {db}: make one with `jax-errors crawl --db {db}`")
+    return db
+
+
 def console():
     from rich.console import Console
 
@@ -59,6 +66,25 @@ def base_url_option(fn):
         help="Where the site will be published: recorded in api/explain.json, `explain` links cards under it "
              "(default: card paths).",
     )(fn)
+
+
+def report_url_option(fn):
+    return click.option(
+        "--report-url", metavar="TEMPLATE", envvar="JAX_ERRORS_REPORT_URL", callback=_check_report_url,
+        help="Where each card's \"Report a problem with this card\" leads, with {id} and {title} filled in, e.g. "
+             "https://github.com/OWNER/REPO/issues/new?title={title}&body=Card+{id} [env JAX_ERRORS_REPORT_URL; "
+             "default: no such link].",
+    )(fn)
+
+
+def _check_report_url(ctx, param, value):
+    from jax_errors.site_gen.links import report_link
+
+    try:
+        report_link(value, "0" * 16, "title")
+    except (KeyError, ValueError, IndexError) as error:
+        raise click.BadParameter(f"{value!r} is not a URL template with only {{id}} and {{title}} ({error!r})")
+    return value
 
 
 def jobs_option(fn):
@@ -82,6 +108,11 @@ def progress_bar(description: str):
             bar.update(task, completed=done, total=total, what=what[-60:])
 
         yield update
+
+
+def waiting_notice(db: str):
+    """What a writer says when another process is writing the database: it waits for it (see `begin_writing`)."""
+    return lambda: click.echo(f"waiting for another process to finish writing {db}…", err=True)
 
 
 def _one_line(text: str, width: int = 100) -> str:
@@ -152,7 +183,8 @@ def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs,
     for index, load in enumerate(snapshots, 1):
         snapshot = load()
         with progress_bar(f"[{index}/{len(snapshots)}] {snapshot.label}") as progress:
-            report = crawl_snapshot(engine, snapshot, force=force, jobs=jobs, progress=progress)
+            report = crawl_snapshot(engine, snapshot, force=force, jobs=jobs, progress=progress,
+                                    waiting=waiting_notice(db))
         click.echo(report.summary())
         for failure in report.parse_failures:
             click.echo(f"  does not parse: {failure}", err=True)
@@ -178,9 +210,11 @@ def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs,
 @click.option("--knowledge", "knowledge_dir", type=click.Path(file_okay=False), default="knowledge",
               show_default=True, help="Curated knowledge for the site (with --site).")
 @base_url_option
+@report_url_option
 @jobs_option
 @db_option
-def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, base_url, jobs, db) -> None:
+def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, base_url, report_url, jobs,
+            db) -> None:
     """Crawl only the commits of --rev not crawled yet, re-run the cases they touch, and summarise.
 
     Only changed blobs are parsed; the cases whose raise site changed run again on the newest
@@ -198,11 +232,11 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
 
     cases = load_cases(cases_dir) if not no_reproduce and Path(cases_dir).is_dir() else []
     site = SiteConfig(out=Path(site_out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir),
-                      base_url=base_url) if site_out else None
+                      base_url=base_url, report_url=report_url) if site_out else None
     engine = open_database(db)
     with JaxRepository(repo) as repository, progress_bar(f"refresh {rev}") as progress:
         report = refresh_catalogue(engine, repository, rev, limit=limit, jobs=jobs, progress=progress,
-                                   cases=cases, timeout=timeout, site=site)
+                                   cases=cases, timeout=timeout, site=site, waiting=waiting_notice(db))
     click.echo(report.summary())
 
 
@@ -224,7 +258,7 @@ def diff(old, new, full, db) -> None:
     from jax_errors.db.history import diff_snapshots
     from jax_errors.db.queries import require_snapshot
 
-    with Session(open_database(db)) as session:
+    with Session(open_database(existing_catalogue(db))) as session:
         result = diff_snapshots(session, require_snapshot(session, old), require_snapshot(session, new))
         click.echo(result.summary())
         shown = None if full else 10
@@ -268,7 +302,7 @@ def lookup(message, limit, as_json, db) -> None:
     if not text.strip():
         raise click.UsageError("give a MESSAGE or paste a traceback on stdin")
     query = parse_query(text)
-    matches = stored_index(db).lookup(query, limit=limit)
+    matches = stored_index(existing_catalogue(db)).lookup(query, limit=limit)
     verdict = None if matches else NO_SITE if looks_raised_in_xla(query) else NO_CARD
     if as_json:
         click.echo(json.dumps({"verdict": verdict, "matches": [
@@ -345,7 +379,7 @@ def stats(db) -> None:
     """
     from jax_errors.db.queries import snapshot_stats
 
-    for row in snapshot_stats(open_database(db)):
+    for row in snapshot_stats(open_database(existing_catalogue(db))):
         click.echo(
             f"{row.label:<16} {short_commit(row.commit):<10}  {row.files:>5} files  {row.sites:>6} sites  "
             f"{row.complete_share:6.1%} templates fully rebuilt  {row.parse_failures} unparsable"
@@ -456,8 +490,9 @@ def reproduce(names, cases_dir, jobs, timeout, versions, db) -> None:
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
 @click.option("--full", is_flag=True, help="Render every page, even those an earlier build left unchanged.")
 @base_url_option
+@report_url_option
 @db_option
-def build(out, knowledge_dir, cases_dir, no_search, full, base_url, db) -> None:
+def build(out, knowledge_dir, cases_dir, no_search, full, base_url, report_url, db) -> None:
     """Render the catalogue into a static site: a card per error, index pages, JSON and search.
 
     Over an earlier build, only cards whose data changed are rendered and only changed files
@@ -471,8 +506,8 @@ def build(out, knowledge_dir, cases_dir, no_search, full, base_url, db) -> None:
     from jax_errors.site_gen.build import SiteConfig, build_site
 
     config = SiteConfig(out=Path(out), knowledge_dir=Path(knowledge_dir), cases_dir=Path(cases_dir),
-                        search=not no_search, incremental=not full, base_url=base_url)
-    engine = open_database(db)
+                        search=not no_search, incremental=not full, base_url=base_url, report_url=report_url)
+    engine = open_database(existing_catalogue(db))
     with progress_bar(f"build {out}") as progress:
         report = build_site(engine, config, progress=progress)
     for warning in report.warnings:
@@ -597,7 +632,7 @@ def triggers_stats(commit, at_label, db) -> None:
     from jax_errors.db.history import ordered_snapshots
     from jax_errors.db.queries import require_snapshot, trigger_stats
 
-    with Session(open_database(db)) as session:
+    with Session(open_database(existing_catalogue(db))) as session:
         row = trigger_stats(session, commit)
         snapshots = ordered_snapshots(session)
         snapshot = require_snapshot(session, at_label) if at_label else (snapshots[-1] if snapshots else None)

@@ -73,3 +73,13 @@ def test_a_database_password_is_never_printed(url):
     result = CliRunner().invoke(cli, ["stats", "--db", url])
     assert result.exit_code == 1 and "s3cret" not in result.output and "u:***@" in result.output
     assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["stats"], ["lookup", "some message"], ["diff", "a", "b"], ["build"],
+                                     ["triggers", "stats"]])
+def test_a_reading_command_on_a_missing_catalogue_is_one_line_and_creates_nothing(tmp_path, command):
+    missing = tmp_path / "typo.db"
+    result = CliRunner().invoke(cli, [*command, "--db", str(missing)] + (["--out", str(tmp_path / "s")]
+                                                                         if command == ["build"] else []))
+    assert result.exit_code == 1 and f"no catalogue at {missing}" in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not missing.exists()

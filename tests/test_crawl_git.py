@@ -232,12 +232,12 @@ def test_when_a_new_extractor_rewords_a_shared_site_every_snapshot_and_link_foll
     crawl(fresh_db, git_repo, "jax-v0.0.2")
     mine_an_assert_on_other(fresh_db, tmp_path, shas["v1"])
     [(site_id, old_id)] = static_links(fresh_db)
-    extract = crawl_module.extract_raise_sites
+    extract = crawl_module.raise_sites_of
 
-    def reworded(source, path):
-        return [replace(site, template=site.template + literal(" (read anew)")) for site in extract(source, path)]
+    def reworded(tree, **where):
+        return [replace(site, template=site.template + literal(" (read anew)")) for site in extract(tree, **where)]
 
-    monkeypatch.setattr(crawl_module, "extract_raise_sites", reworded)
+    monkeypatch.setattr(crawl_module, "raise_sites_of", reworded)
     monkeypatch.setattr(store_module, "EXTRACTOR_VERSION", "next")
     crawl(fresh_db, git_repo, "jax-v0.0.2")
     [(same_site, new_id)] = static_links(fresh_db)

@@ -78,7 +78,7 @@ def test_going_back_is_a_downgrade_asked_for_with_yes(db_path):
     from jax_errors.cli import cli
 
     open_database(db_path)
-    with pytest.raises(DatabaseError, match="is at revision 0004, not before 0001"):
+    with pytest.raises(DatabaseError, match=f"is at revision {head_revision()}, not before 0001"):
         upgrade_database(db_path, "0001")
     runner = CliRunner()
     refused = runner.invoke(cli, ["db", "downgrade", "--revision", "base", "--db", str(db_path)])
@@ -103,10 +103,183 @@ def test_upgrading_a_catalogue_keeps_every_row(db_path, git_repo, two_errors):
             return session.scalar(select(func.count()).select_from(Occurrence))
 
     git_repo.commit(two_errors, "two errors", tag="jax-v0.0.1")
-    upgrade_database(db_path, "0003")
     with JaxRepository(git_repo.path) as repository:
-        crawl_snapshot(make_engine(f"sqlite:///{db_path}"), repository.snapshot("jax-v0.0.1"))
-    assert occurrences() == 2
+        crawl_snapshot(open_database(db_path), repository.snapshot("jax-v0.0.1"))
+    # A catalogue at 0003: crawled by this code (which writes tables 0003 lacks), then taken back.
+    assert downgrade_database(db_path, "0003") == "0003" and occurrences() == 2
     assert upgrade_database(db_path) == head_revision()
     assert occurrences() == 2
     assert downgrade_database(db_path, "0003") == "0003" and occurrences() == 2
+
+
+def filled_rows(engine) -> dict[str, list[tuple]]:
+    """Put two rows in every table the schema has (foreign keys pointing at the rows of their tables); every row, read back."""
+    import datetime
+
+    from sqlalchemy import JSON, Boolean, DateTime, Float, Integer, MetaData, String, insert, select
+
+    metadata = MetaData()
+    metadata.reflect(engine)
+    written: dict[str, list[dict]] = {}
+
+    def value(table, column, k: int):
+        for key in column.foreign_keys:
+            return written[key.column.table.name][k][key.column.name]
+        kind = column.type
+        if isinstance(kind, Boolean):
+            return bool(k)
+        if isinstance(kind, Integer):
+            return k + 1
+        if isinstance(kind, Float):
+            return k + 0.5
+        if isinstance(kind, DateTime):
+            return datetime.datetime(2026, 1, 1 + k, 12, 0)
+        if isinstance(kind, JSON):
+            return [f"{table.name}.{column.name}", k]
+        if isinstance(kind, String):  # Text too
+            return f"{k}{table.name}.{column.name}"[:kind.length or None]
+        raise AssertionError(f"no test value for {table.name}.{column.name} of type {kind!r}")
+
+    rows = {}
+    with engine.begin() as connection:
+        for table in metadata.sorted_tables:
+            if table.name == "alembic_version":
+                continue
+            written[table.name] = [{c.name: value(table, c, k) for c in table.columns} for k in range(2)]
+            connection.execute(insert(table), written[table.name])
+        for table in metadata.sorted_tables:
+            if table.name in written:
+                rows[table.name] = [tuple(row) for row in connection.execute(
+                    select(*table.columns).order_by(*table.primary_key.columns))]
+    return rows
+
+
+def rows_now(engine, tables: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
+    """The rows of these tables as they are now, read with the columns they had (by name)."""
+    from sqlalchemy import MetaData, select
+
+    metadata = MetaData()
+    metadata.reflect(engine)
+    now = {}
+    with engine.connect() as connection:
+        for name, before in tables.items():
+            table = metadata.tables[name]
+            now[name] = [tuple(row) for row in connection.execute(
+                select(*table.columns).order_by(*table.primary_key.columns))]
+    return now
+
+
+def every_revision() -> list[str]:
+    """Every migration's revision, oldest first."""
+    from alembic.script import ScriptDirectory
+
+    from jax_errors.db.engine import alembic_config
+
+    return [script.revision for script in reversed(list(ScriptDirectory.from_config(alembic_config("sqlite://"))
+                                                         .walk_revisions()))]
+
+
+@pytest.mark.parametrize("revision", every_revision())
+def test_upgrading_from_every_revision_keeps_every_row(db_path, revision):
+    """Every table of the older schema, two rows each (linked by their foreign keys), comes through the upgrade."""
+    upgrade_database(db_path, revision)
+    engine = make_engine(f"sqlite:///{db_path}")
+    before = filled_rows(engine)
+    assert before and all(len(rows) == 2 for rows in before.values())
+    assert upgrade_database(db_path) == head_revision()
+    now = rows_now(engine, before)
+    for name, rows in before.items():
+        columns = len(rows[0])  # later migrations may add columns at the end; none so far
+        assert [row[:columns] for row in now[name]] == rows, name
+
+
+def stamp(db_path, revision: str) -> None:
+    with make_engine(f"sqlite:///{db_path}").begin() as connection:
+        connection.exec_driver_sql("UPDATE alembic_version SET version_num = ?", (revision,))
+
+
+def test_a_database_of_a_newer_jax_errors_is_one_line_and_left_alone(db_path):
+    from click.testing import CliRunner
+
+    from jax_errors.cli import cli
+
+    open_database(db_path)
+    stamp(db_path, "0099_from_the_future")
+    with pytest.raises(DatabaseError, match=r"was made by a newer jax-errors \(schema revision '0099_from_the_future'; "
+                                            rf"this one knows up to {head_revision()}\): upgrade jax-errors to use it"):
+        open_database(db_path)
+    for args in (["stats"], ["lookup", "anything"], ["db", "upgrade"], ["db", "downgrade", "--revision", "0001", "--yes"]):
+        result = CliRunner().invoke(cli, [*args, "--db", str(db_path)])
+        assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+        assert "made by a newer jax-errors" in result.output
+    assert current_revision(make_engine(f"sqlite:///{db_path}")) == "0099_from_the_future"
+
+
+@pytest.fixture
+def read_only():
+    """`read_only(path)`: make a file or folder read-only for this process, even as root (`chattr +i`); undone after."""
+    import os
+    import shutil
+    import subprocess
+
+    made = []
+
+    def make(path):
+        if os.geteuid() == 0:
+            if shutil.which("chattr") is None or subprocess.run(["chattr", "+i", str(path)]).returncode != 0:
+                pytest.skip("running as root where `chattr +i` cannot make a file read-only")
+        else:
+            path.chmod(0o555 if path.is_dir() else 0o444)
+        made.append(path)
+
+    yield make
+    for path in reversed(made):
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        else:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+def crawled_catalogue(db_path, git_repo, two_errors) -> None:
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.db.engine import copy_database
+
+    git_repo.commit(two_errors, "two errors", tag="jax-v0.0.1")
+    scratch = db_path.with_name("scratch.db")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(open_database(scratch), repository.snapshot("jax-v0.0.1"))
+    copy_database(scratch, db_path)  # one file, no write-ahead log beside it
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+def test_a_read_only_catalogue_is_read_and_a_write_is_one_line(db_path, git_repo, two_errors, read_only, what):
+    from click.testing import CliRunner
+
+    from jax_errors.cli import cli
+
+    crawled_catalogue(db_path, git_repo, two_errors)
+    read_only(db_path.parent if what == "folder" else db_path)
+    runner = CliRunner()
+    stats = runner.invoke(cli, ["stats", "--db", str(db_path)])
+    assert stats.exit_code == 0 and stats.output.startswith("jax-v0.0.1"), stats.output
+    found = runner.invoke(cli, ["lookup", "x must be non-negative, got -1", "--db", str(db_path)])
+    assert found.exit_code == 0 and "ValueError jax/core.py:3" in found.output, found.output
+    crawl = runner.invoke(cli, ["crawl", "--repo", str(git_repo.path), "--force", "--jobs", "1", "--db", str(db_path)])
+    [line] = [line for line in crawl.output.splitlines() if line.strip()]
+    assert crawl.exit_code == 1 and line == (f"Error: cannot write to database {db_path}: it is "
+                                             "read-only, or its folder is (attempt to write a readonly database)")
+
+
+def test_a_new_catalogue_in_a_read_only_folder_is_one_line(tmp_path, read_only):
+    from click.testing import CliRunner
+
+    from jax_errors.cli import cli
+
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    read_only(folder)
+    result = CliRunner().invoke(cli, ["db", "upgrade", "--db", str(folder / "new.db")])  # a command that may create one
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output == (f"Error: cannot open database sqlite:///{folder / 'new.db'}: unable to open database "
+                             "file (is it a folder, or is its folder missing or read-only?)\n")

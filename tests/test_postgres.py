@@ -110,3 +110,15 @@ def test_two_crawls_storing_the_same_blob_at_once_both_land(postgres_url, git_re
     thread.join(timeout=60)
     assert result["report"].sites == 1 and result["report"].parsed == 0  # it found the blob stored
     engine.dispose()
+
+
+def test_the_call_graph_on_postgres(postgres_url, git_repo):
+    from test_raised_by import EXPECTED, PACKAGE, entries
+
+    git_repo.commit(PACKAGE, "a package", tag="jax-v0.0.1")
+    engine = open_database(postgres_url)
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(engine, repository.snapshot("jax-v0.0.1"))
+        crawl_snapshot(engine, repository.snapshot("jax-v0.0.1"), force=True)  # replaces what it wrote
+    assert entries(engine) == EXPECTED
+    engine.dispose()

@@ -135,7 +135,8 @@ def test_the_children_of_a_crashed_worker_die_with_it(tmp_path):
     from jax_errors.reproduce.cases import load_cases
 
     cases, marker = one_case(tmp_path, "forks", FORKING_CASE)
-    # The child holds the worker's reply pipe open, so the harness sees no end until the case's timeout.
-    report = run_cases(open_database(tmp_path / "f.db"), load_cases(cases), timeout=20)
-    assert [row.status for row in report.results] == ["timeout"]
+    # The child holds the worker's reply pipe open: the harness sees the worker end (its pidfd), not the pipe's.
+    report = run_cases(open_database(tmp_path / "f.db"), load_cases(cases), timeout=120)
+    assert [row.status for row in report.results] == ["crashed"]  # not "timeout"
+    assert report.results[0].observed_message.startswith("the worker died (exit status 3)")
     assert wait_until_gone([int(marker.read_text())], within=5) == []

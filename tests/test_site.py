@@ -61,7 +61,8 @@ ESCAPE_CASE = '''
 
 
 def _escape_site(git_repo, tmp_path: Path, *, search: bool = True):
-    git_repo.commit({"jax/__init__.py": "", "jax/_src/checks.py": ESCAPE_SOURCE}, "checks", tag="jax-v0.0.1")
+    exports = "from jax._src.checks import check_type as check_type\n"  # a public name: the card's Raised by
+    git_repo.commit({"jax/__init__.py": exports, "jax/_src/checks.py": ESCAPE_SOURCE}, "checks", tag="jax-v0.0.1")
     engine = open_database(tmp_path / "tiny.db")
     with JaxRepository(git_repo.path) as repository:
         crawl_snapshot(engine, repository.snapshot("jax-v0.0.1"))
@@ -106,6 +107,7 @@ def test_text_is_escaped_everywhere(git_repo, tmp_path):
     assert "&lt;class 'int'&gt;" in section(card, "source")  # the highlighter escapes too
     assert "# &lt;b&gt;not bold&lt;/b&gt;" in section(card, "example")
     assert f'href="../errors/{other_id}.html"' in section(card, "related")
+    assert '<a href="https://docs.jax.dev/en/latest/_autosummary/jax.check_type.html">' in section(card, "raised-by")
     record = json.loads(read(site, f"api/errors/{error_id}.json"))
     assert record["template"] == "expected <class 'int'>, got {type(x)} & not {x!r}"
     assert record["knowledge"]["title"] == "check_type wants <class 'int'>"

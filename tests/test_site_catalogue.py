@@ -90,7 +90,8 @@ def test_seed_card_shows_every_field(seed_html, seed_case):
     assert "src-curated" in example and "src-reproduced" in example  # fixed() verified by the harness
     assert "pcast" in example and "Before: raises" in example and "After: runs clean" in example
     when = section(html, "when")
-    assert "Raised when <code>not x_aval.mat.varying</code>" in when
+    assert "Raised when: <code>x_aval.mat.varying</code> is false or empty." in when  # the guard in words
+    assert "(In the source: <code>not x_aval.mat.varying</code>.)" in when
     assert "<code>jax._src.lax.parallel.all_gather</code>" in when and "src-reproduced" in when
     assert when.count("<li>") == len(knowledge.situations)
     reproduction = section(html, "reproduction")

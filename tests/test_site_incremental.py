@@ -138,3 +138,30 @@ def test_a_search_index_pagefind_left_unfinished_is_made_again(catalogue, tmp_pa
     monkeypatch.undo()
     report = build(engine, tmp_path / "site", search=True)
     assert report.indexed == 2 and report.rewritten == 0  # the pages stood; only the index was made
+
+
+def test_every_card_links_to_the_report_url_and_a_new_one_renders_every_card_again(catalogue, tmp_path):
+    import html
+    import re
+    import urllib.parse
+
+    from click.testing import CliRunner
+
+    from jax_errors.cli import cli
+
+    engine, _ = catalogue
+    template = "https://example.org/issues/new?title={title}&body=card+{id}"
+    first = build(engine, tmp_path / "site", report_url=template)
+    card_id = other_card(engine)
+    page = (tmp_path / "site" / card_path(card_id)).read_text(encoding="utf-8")
+    [title] = re.findall(r'<a href="https://example\.org/issues/new\?title=([^&"]*)&amp;body=card\+' + card_id
+                         + r'">Report a problem with this card</a>', page)
+    assert html.unescape(urllib.parse.unquote(title)) in html.unescape(page.split("<h1")[1].split("</h1>")[0])
+    again = build(engine, tmp_path / "site", report_url=template.replace("example.org", "example.com"))
+    assert first.rendered == again.rendered == 2  # another link: every card written again
+    assert "example.com/issues/new" in (tmp_path / "site" / card_path(card_id)).read_text(encoding="utf-8")
+    without = build(engine, tmp_path / "site")
+    assert without.rendered == 2 and "Report a problem" not in (tmp_path / "site" / card_path(card_id)).read_text()
+    result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "x.db"), "--out", str(tmp_path / "o"),
+                                      "--report-url", "https://example.org/{card}"])
+    assert result.exit_code == 2 and "only {id} and {title}" in result.output

@@ -13,8 +13,12 @@ import sqlalchemy.exc
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.raise_sites import extract_raise_sites
+from jax_errors.crawler.calls import summarize_tree
+from jax_errors.crawler.entry_points import build_call_graph, has_call_graph, store_call_graph
+from jax_errors.crawler.imports import module_imports
+from jax_errors.crawler.raise_sites import raise_sites_of
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
+from jax_errors.crawler.statements import parse_source
 from jax_errors.crawler.store import (
     BlobScan,
     SnapshotCounts,
@@ -26,8 +30,10 @@ from jax_errors.crawler.store import (
     store_files,
     store_occurrences,
 )
+from jax_errors.db.engine import begin_writing
 from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import SourceError, SourceParseError
+from jax_errors.faults import checkpoint
 from jax_errors.progress import Progress
 from jax_errors.reproduce.sandbox import die_with_parent
 from jax_errors.snapshots import short_commit
@@ -76,24 +82,28 @@ class CrawlReport:
 
 def crawl_snapshot(
     engine: Engine, snapshot: SourceSnapshot, *, force: bool = False, jobs: int = 1,
-    progress: Progress | None = None,
+    progress: Progress | None = None, waiting: Callable[[], None] | None = None,
 ) -> CrawlReport:
     """Store the raise sites of every file of `snapshot`, parsing only blobs never scanned before.
 
-    The whole snapshot is written in one transaction: an interrupted crawl leaves nothing behind.
-    Files that do not parse are recorded with the reason, and the crawl goes on.
+    The new blobs are parsed first, then the whole snapshot is written in one transaction: an
+    interrupted crawl leaves nothing behind. Files that do not parse are recorded with the
+    reason, and the crawl goes on. On SQLite the transaction takes the write lock before it reads,
+    so two crawls write one after the other; `waiting()` is called when this one has to wait.
 
-    Another crawl committing the same blobs (or snapshot) first makes this one's transaction fail on
-    a unique key; it then starts again, CRAWL_TRIES times at most, and finds them stored.
+    On PostgreSQL, another crawl committing the same blobs (or snapshot) first makes this one's
+    transaction fail on a unique key; it then starts again, CRAWL_TRIES times at most, and finds
+    them stored.
 
     Raises:
         SourceError: the snapshot holds no file of the jax package.
+        DatabaseError: another process held SQLite's write lock for longer than its busy timeout.
     """
     if not snapshot.files:
         raise SourceError(f"{snapshot.source} at {snapshot.label} holds no jax/ package: nothing to crawl")
     for attempt in range(1, CRAWL_TRIES + 1):
         try:
-            return _crawl_once(engine, snapshot, force=force, jobs=jobs, progress=progress)
+            return _crawl_once(engine, snapshot, force=force, jobs=jobs, progress=progress, waiting=waiting)
         except sqlalchemy.exc.IntegrityError:
             if attempt == CRAWL_TRIES:
                 raise
@@ -101,25 +111,27 @@ def crawl_snapshot(
 
 
 def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: int,
-                progress: Progress | None) -> CrawlReport:
+                progress: Progress | None, waiting: Callable[[], None] | None) -> CrawlReport:
     started = time.perf_counter()
     report = CrawlReport(snapshot.label, snapshot.commit)
+    # Parsed before the transaction: the write lock is held while writing, not while parsing.
+    scans = _scan_new(engine, snapshot, force=force, jobs=jobs, progress=progress, report=report)
+    # The call graph is built from every file's summary, stored or just made, outside the lock too.
+    graph = build_call_graph(engine, snapshot, scans) if scans is not None else None
+    scans = scans or []
+    checkpoint("crawl:parsed")
     with Session(engine) as session, session.begin():
+        begin_writing(session, waiting=waiting)
         existing = session.scalar(select(Snapshot).where(Snapshot.commit == snapshot.commit))
-        if existing is not None and not force and existing.origin == snapshot.origin \
-                and is_current(session, existing):
+        if _is_stored(session, existing, snapshot, force=force):
             _update_pins(existing, snapshot)
             report.skipped = True
             return report
-        shas = {f.blob_sha for f in snapshot.files}
-        known = known_blobs(session, shas)
-        todo = _unique_by_blob(f for f in snapshot.files if f.blob_sha not in known)
-        report.reused = len(snapshot.files) - len(todo)
+        known = known_blobs(session, {scan.sha for scan in scans})  # another crawl may have stored some meanwhile
         rescanned = set()
-        for scan in _scan_all(todo, jobs=jobs, progress=progress, done=report.reused, total=len(snapshot.files)):
-            if store_blob(session, scan):
+        for scan in scans:
+            if scan.sha not in known and store_blob(session, scan):
                 rescanned.add(scan.sha)
-            report.parsed += 1
         row = existing or Snapshot(commit=snapshot.commit)
         if existing is None:
             session.add(row)
@@ -128,10 +140,35 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
         store_files(session, row, snapshot.files)
         store_occurrences(session, row, snapshot.files)
         report.count(count(session, row))
+        if graph is not None:
+            store_call_graph(session, row, graph)
         if rescanned:
             follow_rescanned_blobs(session, rescanned, crawled=row)
+        checkpoint("crawl:writing")
+    checkpoint("crawl:committed")
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _is_stored(session: Session, existing: Snapshot | None, snapshot: SourceSnapshot, *, force: bool) -> bool:
+    """Whether the snapshot is stored already, by this extractor, and need not be crawled again."""
+    return (existing is not None and not force and existing.origin == snapshot.origin and is_current(session, existing)
+            and has_call_graph(session, existing))
+
+
+def _scan_new(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: int, progress: Progress | None,
+              report: CrawlReport) -> list[BlobScan] | None:
+    """Parse the snapshot's blobs that the database lacks (None when the snapshot is stored already)."""
+    with Session(engine) as session:
+        existing = session.scalar(select(Snapshot).where(Snapshot.commit == snapshot.commit))
+        if _is_stored(session, existing, snapshot, force=force):
+            return None
+        known = known_blobs(session, {f.blob_sha for f in snapshot.files})
+    todo = _unique_by_blob(f for f in snapshot.files if f.blob_sha not in known)
+    report.reused = len(snapshot.files) - len(todo)
+    scans = list(_scan_all(todo, jobs=jobs, progress=progress, done=report.reused, total=len(snapshot.files)))
+    report.parsed = len(scans)
+    return scans
 
 
 def ensure_crawled(engine: Engine, commit: str, load: Callable[[], SourceSnapshot] | None, *, jobs: int = 1,
@@ -187,10 +224,16 @@ def _unique_by_blob(files: Iterable[SourceFile]) -> list[SourceFile]:
     return list(by_sha.values())
 
 
-def scan_blob(path: str, sha: str, data: bytes) -> BlobScan:
-    """Extract one blob's raise sites, or the reason it does not parse."""
+def scan_blob(path: str, sha: str, data: bytes, link: bool = False) -> BlobScan:
+    """Extract one blob's raise sites, or the reason it does not parse (a symbolic link is not read)."""
+    if link:
+        target = data[:200].decode("utf-8", errors="replace")
+        return BlobScan(sha, len(data), [], SourceParseError(path, None, f"a symbolic link to {target!r}, not read"))
     try:
-        return BlobScan(sha, len(data), extract_raise_sites(data, path), None)
+        text, tree = parse_source(data, path)
+        lines, imports = text.splitlines(), module_imports(tree, path)
+        sites = raise_sites_of(tree, path=path, lines=lines, imports=imports)
+        return BlobScan(sha, len(data), sites, None, path, summarize_tree(tree, path, lines, imports))
     except SourceParseError as error:
         return BlobScan(sha, len(data), [], error)
     except RecursionError:  # an expression nested past Python's stack, such as thousands of chained `+`
@@ -199,7 +242,7 @@ def scan_blob(path: str, sha: str, data: bytes) -> BlobScan:
 
 def _scan_args(files: Sequence[SourceFile]):
     for file in files:
-        yield file.path, file.blob_sha, file.read()
+        yield file.path, file.blob_sha, file.read(), file.link
 
 
 def _scan_all(files: Sequence[SourceFile], *, jobs: int, progress: Progress | None, done: int, total: int):

@@ -21,6 +21,11 @@ def module_name(path: str) -> str:
     return ".".join(parts)
 
 
+def module_imports(tree: ast.Module, path: str) -> ImportTable:
+    """The import table of the module at `path` (a package's `__init__.py` imports relative to itself)."""
+    return ImportTable(tree, module=module_name(path), is_package=path.endswith("__init__.py"))
+
+
 class ImportTable:
     """What each name bound by an import or a class statement in one module refers to."""
 

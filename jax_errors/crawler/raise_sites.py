@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from jax_errors.crawler.assignments import FunctionBody
-from jax_errors.crawler.imports import ImportTable, module_name
+from jax_errors.crawler.imports import ImportTable, module_imports
 from jax_errors.crawler.messages import MessageResolver, ModuleFunctions, bind_arguments
 from jax_errors.crawler.statements import Scope, StatementVisitor, iter_statements, parse_source
 from jax_errors.db.text import storable
@@ -71,7 +71,13 @@ def extract_raise_sites(source: bytes | str, path: str) -> list[RaiseSite]:
         SourceParseError: the file is not valid Python for this interpreter.
     """
     text, tree = parse_source(source, path)
-    visitor = RaiseSiteVisitor(tree, path=path, lines=text.splitlines())
+    return raise_sites_of(tree, path=path, lines=text.splitlines())
+
+
+def raise_sites_of(tree: ast.Module, *, path: str, lines: list[str],
+                   imports: ImportTable | None = None) -> list[RaiseSite]:
+    """The raise sites of a file already parsed (the crawl reads its calls from the same tree and imports)."""
+    visitor = RaiseSiteVisitor(tree, path=path, lines=lines, imports=imports)
     visitor.visit(tree)
     return visitor.sites
 
@@ -81,11 +87,11 @@ class RaiseSiteVisitor(StatementVisitor):
 
     scopes: list[_Scope]
 
-    def __init__(self, tree: ast.Module, *, path: str, lines: list[str]) -> None:
+    def __init__(self, tree: ast.Module, *, path: str, lines: list[str], imports: ImportTable | None = None) -> None:
         super().__init__(tree)
         self.path = path
         self.lines = lines
-        self.imports = ImportTable(tree, module=module_name(path), is_package=path.endswith("__init__.py"))
+        self.imports = imports or module_imports(tree, path)
         self.sites: list[RaiseSite] = []
         self.functions = ModuleFunctions(tree, "\n".join(lines))
         self._bodies: dict[ast.AST, FunctionBody] = {}

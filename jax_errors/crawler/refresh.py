@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy import Engine, select
@@ -20,6 +20,7 @@ from jax_errors.reproduce.case_runner import RunReport, run_cases
 from jax_errors.reproduce.cases import Case
 from jax_errors.reproduce.source_tree import export_tree
 from jax_errors.site_gen.build import BuildReport, SiteConfig, build_site
+from jax_errors.site_gen.output import cut_short
 
 DEFAULT_LIMIT = 100
 
@@ -73,14 +74,16 @@ class RefreshReport:
 def refresh(
     engine: Engine, repository: JaxRepository, rev: str = "HEAD", *, limit: int = DEFAULT_LIMIT,
     jobs: int = 1, progress: Progress | None = None, cases: Sequence[Case] = (),
-    timeout: float | None = None, site: SiteConfig | None = None,
+    timeout: float | None = None, site: SiteConfig | None = None, waiting: Callable[[], None] | None = None,
 ) -> RefreshReport:
     """Crawl the commits of `rev` not yet crawled, each in its own transaction, and diff them.
 
     The diff compares the newest snapshot crawled before (on this branch if it has one) with `rev`.
     Of `cases`, those whose raise site changed run again on the new commit's jax source (see
     `source_tree`); when that jax will not start on the installed jaxlib, `not_run` says why and
-    nothing stored changes. With `site`, the site is rebuilt, rewriting only pages that changed.
+    nothing stored changes. With `site`, the site is rebuilt, rewriting only pages that changed
+    (also with no new commit, when its last build was cut short). `waiting()` is called when a
+    crawl waits for another process writing the database.
     """
     started = time.perf_counter()
     report = RefreshReport(rev)
@@ -90,7 +93,8 @@ def refresh(
         before = ordered_snapshots(session)
     todo = repository.commits_since(rev, crawled, limit=limit)
     for commit in todo:
-        report.crawls.append(crawl_snapshot(engine, repository.snapshot(commit), jobs=jobs, progress=progress))
+        report.crawls.append(crawl_snapshot(engine, repository.snapshot(commit), jobs=jobs, progress=progress,
+                                            waiting=waiting))
     if todo and before:
         with Session(engine) as session:
             new = session.scalar(select(Snapshot).where(Snapshot.commit == todo[-1]))
@@ -100,7 +104,7 @@ def refresh(
         report.affected = [case.name for case in affected]
         if affected:
             _rerun(engine, repository, report, affected, todo[-1], jobs=jobs, timeout=timeout, progress=progress)
-    if site is not None and (todo or not (site.out / "index.html").exists()):
+    if site is not None and (todo or not (site.out / "index.html").exists() or cut_short(site.out)):
         report.site = build_site(engine, site, progress=progress)
     report.seconds = time.perf_counter() - started
     return report

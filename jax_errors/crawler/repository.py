@@ -94,13 +94,13 @@ class JaxRepository:
         files = []
         for entry in filter(None, listing.split("\0")):
             meta, path = entry.split("\t", 1)
-            _mode, kind, sha = meta.split()
+            mode, kind, sha = meta.split()
             if folder == PACKAGE_DIR and not test_code:
                 wanted = is_package_source(path)
             else:
                 wanted = not python_only or path.endswith(".py")
             if kind == "blob" and wanted:
-                files.append(SourceFile(path, sha, self._reader(sha)))
+                files.append(SourceFile(path, sha, self._reader(sha), link=mode == _SYMLINK_MODE))
         return sorted(files, key=lambda f: f.path)
 
     def archive(self, commit: str, folder: str) -> bytes:
@@ -170,6 +170,9 @@ class JaxRepository:
         """Every `jax-v*` tag, oldest version first."""
         names = [t for ts in self._tags_by_commit.values() for t in ts if t.startswith(RELEASE_TAG_PREFIX)]
         return sorted(names, key=version_key)
+
+
+_SYMLINK_MODE = "120000"
 
 
 def _is_git_dir(path: Path) -> bool:

@@ -18,11 +18,15 @@ ORIGINS = ("git", "installed", "wheel", "sdist", "folder")
 
 @dataclass(frozen=True)
 class SourceFile:
-    """One `.py` file: its path in the repository and its git blob id; the bytes are read on demand."""
+    """One `.py` file: its path in the repository and its git blob id; the bytes are read on demand.
+
+    A symbolic link in git (`link`) is a blob too, whose bytes are the path it points to.
+    """
 
     path: str
     blob_sha: str
     read: Callable[[], bytes]
+    link: bool = False
 
     @classmethod
     def from_bytes(cls, path: str, data: bytes) -> SourceFile:

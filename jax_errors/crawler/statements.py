@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import ast
+import io
+import os
+import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from jax_errors.exceptions import SourceParseError
+
+# JAX's largest source file is about 400 KB; one of many megabytes is data, and parsing it takes
+# seconds and gigabytes (a 30 MB list literal: 13 s and 3 GB).
+MAX_SOURCE_BYTES = int(os.environ.get("JAX_ERRORS_MAX_SOURCE_BYTES", "4000000"))
 
 
 def parse_source(source: bytes | str, path: str) -> tuple[str, ast.Module]:
@@ -15,7 +22,10 @@ def parse_source(source: bytes | str, path: str) -> tuple[str, ast.Module]:
     Raises:
         SourceParseError: the file is not valid Python for this interpreter.
     """
-    text = source.decode("utf-8", errors="replace") if isinstance(source, bytes) else source
+    if len(source) > MAX_SOURCE_BYTES:
+        raise SourceParseError(path, None, f"{len(source):,} bytes, more than the {MAX_SOURCE_BYTES:,} a source "
+                                           "file is read up to (JAX_ERRORS_MAX_SOURCE_BYTES)")
+    text = decode_source(source, path) if isinstance(source, bytes) else source
     try:
         return text, ast.parse(text, filename=path)
     except (SyntaxError, ValueError) as error:
@@ -23,6 +33,27 @@ def parse_source(source: bytes | str, path: str) -> tuple[str, ast.Module]:
         raise SourceParseError(path, getattr(error, "lineno", None), reason) from error
     except (RecursionError, MemoryError) as error:  # the parser's own stack: `not not not ...` 10,000 deep
         raise SourceParseError(path, None, f"too deeply nested to parse ({type(error).__name__})") from error
+
+
+def decode_source(source: bytes, path: str) -> str:
+    """A file's text, decoded as Python decodes a module: UTF-8, unless a coding line says otherwise.
+
+    Raises:
+        SourceParseError: the bytes are not of that encoding (Python would not import the file), or
+            the coding line names an encoding Python does not know.
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(source).readline)
+    except SyntaxError as error:
+        if "unknown encoding" in str(error):
+            raise SourceParseError(path, None, str(error)) from error
+        encoding = "utf-8"  # its first two lines are not UTF-8: say which byte below
+    try:
+        return source.decode(encoding)
+    except UnicodeDecodeError as error:
+        line = source.count(b"\n", 0, error.start) + 1
+        raise SourceParseError(path, line, f"not {encoding} text: byte 0x{source[error.start]:02x} "
+                                           "cannot be decoded") from error
 
 
 _STATEMENT_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")

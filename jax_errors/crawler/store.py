@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.orm import Session
@@ -40,6 +40,8 @@ class BlobScan:
     size: int
     sites: list[RaiseSite]
     error: SourceParseError | None
+    path: str = ""  # where it was read; its call summary is of that path
+    calls: dict[str, Any] | None = None  # `calls.summarize_tree`, read from the same parse
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import alembic.util
 import sqlalchemy.exc
@@ -26,11 +28,20 @@ MIGRATIONS = Path(__file__).parent.parent / "migrations"
 
 
 def database_url(value: str | Path) -> str:
-    """A SQLAlchemy URL: given as is (`postgresql+psycopg://...`), or a SQLite file path."""
+    """A SQLAlchemy URL: given as is (`postgresql+psycopg://...`), or a SQLite file path.
+
+    A file in a folder that cannot be written is opened read-only: SQLite could not make its
+    write-ahead log and shared-memory files beside it. Without them it is read as it stands
+    (`immutable`), which is what it is there; a command that writes then fails in one line.
+    """
     text = str(value)
     if "://" in text:
         return text
-    return f"sqlite:///{Path(text).expanduser().resolve()}"
+    path = Path(text).expanduser().resolve()
+    if path.is_file() and not os.access(path.parent, os.W_OK):
+        shared = path.with_name(path.name + "-shm").exists()
+        return f"sqlite:///file:{quote(str(path))}?mode=ro{'' if shared else '&immutable=1'}&uri=true"
+    return f"sqlite:///{path}"
 
 
 def alembic_config(url: str) -> Config:
@@ -52,18 +63,20 @@ def make_engine(url: str) -> Engine:
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cursor = dbapi_connection.cursor()
+    # First, so that what follows (switching a new file to WAL, say) waits for another process too.
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA foreign_keys=ON")
     # Write-ahead logging: readers see one state and never block the one writer (a build during a crawl).
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode=WAL")  # a read-only file keeps its mode, without an error
     cursor.close()
 
 
 def copy_database(source: str | Path, target: str | Path) -> None:
     """Copy a SQLite catalogue file whole, what its write-ahead log holds included (a file copy would miss it)."""
-    import sqlite3
+    from contextlib import closing
 
-    with sqlite3.connect(source) as original, sqlite3.connect(target) as copy:
+    # closing: a sqlite3 connection's own `with` commits but leaves it open.
+    with closing(sqlite3.connect(source)) as original, closing(sqlite3.connect(target)) as copy:
         original.backup(copy)
 
 
@@ -77,6 +90,63 @@ def consistent_reads(session: Session) -> None:
         session.connection().exec_driver_sql("BEGIN")  # pysqlite would not begin one for reads
     else:
         session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+
+
+def begin_writing(session: Session, *, waiting: Callable[[], None] | None = None) -> None:
+    """Begin `session`'s transaction holding the database's write lock, waiting for another writer first.
+
+    Call it before the session reads anything. On SQLite, a transaction that reads and then
+    writes cannot wait for the lock: if another process committed in between, its first write
+    fails at once ("database is locked"). Taken first, the lock is waited for, up to
+    BUSY_TIMEOUT_MS, and `waiting()` is called once when another process holds it. On
+    PostgreSQL rows are locked as they are written; nothing is done.
+
+    Raises:
+        DatabaseError: another process held the lock longer than BUSY_TIMEOUT_MS, or the database is read-only.
+    """
+    if session.get_bind().dialect.name != "sqlite":
+        return
+    driver = session.connection().connection.driver_connection
+    try:
+        try:
+            _begin_immediate(driver, timeout_ms=0)
+        except sqlite3.OperationalError as error:
+            if not _is_locked(error):
+                raise
+            if waiting is not None:
+                waiting()
+            _begin_immediate(driver, timeout_ms=BUSY_TIMEOUT_MS)
+    except sqlite3.OperationalError as error:
+        where = _where(session.get_bind().url)
+        if _is_locked(error):
+            raise DatabaseError(f"another process kept database {where} locked for over {BUSY_TIMEOUT_MS / 1000:g} s "
+                                "(JAX_ERRORS_BUSY_TIMEOUT_MS); nothing was written") from error
+        if "readonly database" in str(error):
+            raise DatabaseError(f"cannot write to database {where}: it is read-only, or its folder is "
+                                f"({error_line(error)})") from error
+        raise DatabaseError(f"cannot write to database {where}: {error_line(error)}") from error
+
+
+def _where(url: sqlalchemy.engine.URL) -> str:
+    """The database as a message names it: a SQLite file's path, else its URL without the password."""
+    if url.get_backend_name() == "sqlite" and url.database:
+        return unquote(url.database.removeprefix("file:"))
+    return url.render_as_string(hide_password=True)
+
+
+def _begin_immediate(driver, *, timeout_ms: int) -> None:
+    driver.execute(f"PRAGMA busy_timeout={timeout_ms}")
+    try:
+        driver.execute("BEGIN IMMEDIATE")
+    finally:
+        driver.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    # A read-only file takes the lock all the same; writing its version number back as it is tells now.
+    version = driver.execute("PRAGMA user_version").fetchone()[0]
+    driver.execute(f"PRAGMA user_version={int(version)}")
+
+
+def _is_locked(error: Exception) -> bool:
+    return "database is locked" in str(error) or "database is busy" in str(error)
 
 
 def head_revision() -> str | None:
@@ -126,7 +196,9 @@ def _one_transaction(engine: Engine) -> Iterator[Connection]:
     with engine.connect() as connection:
         connection = connection.execution_options(isolation_level="AUTOCOMMIT")
         connection.exec_driver_sql("PRAGMA foreign_keys=OFF")  # a no-op inside a transaction: before BEGIN
-        connection.exec_driver_sql("BEGIN")
+        # IMMEDIATE: the write lock before Alembic reads the revision, so that two processes opening a
+        # new file migrate one after the other (a deferred BEGIN fails at the first write instead).
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
         try:
             yield connection
             broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
@@ -147,6 +219,12 @@ def _database_errors(url: str) -> Iterator[None]:
     try:
         yield
     except sqlalchemy.exc.SQLAlchemyError as error:
+        if "readonly database" in error_line(error):
+            raise DatabaseError(f"cannot write to database {_safe(url)}: it is read-only, or its folder is "
+                                f"({error_line(error)})") from error
+        if "unable to open database file" in error_line(error):  # SQLite's words for a missing or locked folder
+            raise DatabaseError(f"cannot open database {_safe(url)}: unable to open database file (is it a "
+                                "folder, or is its folder missing or read-only?)") from error
         raise DatabaseError(f"cannot use database {_safe(url)}: {error_line(error)}") from error
     except alembic.util.CommandError as error:
         raise DatabaseError(f"cannot migrate database {_safe(url)}: {error_line(error)}") from error
@@ -162,6 +240,7 @@ def open_database(value: str | Path = DEFAULT_DB, *, migrate: bool = True) -> En
     engine = make_engine(url)
     with _database_errors(url):
         current, head = current_revision(engine), head_revision()
+        _refuse_unknown(url, current)
         if current != head:
             if not migrate:
                 raise DatabaseError(f"database {_safe(url)} is at revision {current}, not {head}")
@@ -179,6 +258,7 @@ def upgrade_database(value: str | Path, revision: str = "head") -> str | None:
     engine = make_engine(url)
     with _database_errors(url):
         current = current_revision(engine)
+        _refuse_unknown(url, current)
         if current is not None and revision != "head" and not _is_ahead(revision, current):
             raise DatabaseError(f"database {_safe(url)} is at revision {current}, not before {revision}: "
                                 f"`jax-errors db downgrade --revision {revision}` goes back")
@@ -191,14 +271,27 @@ def downgrade_database(value: str | Path, revision: str) -> str | None:
     url = database_url(value)
     engine = make_engine(url)
     with _database_errors(url):
+        _refuse_unknown(url, current_revision(engine))
         downgrade(engine, revision)
         return current_revision(engine)
 
 
+def _refuse_unknown(url: str, current: str | None) -> None:
+    """Raise when the database is at a schema revision these migrations do not have: a newer jax-errors made it."""
+    if current is not None and current not in _revision_order():
+        raise DatabaseError(f"database {_safe(url)} was made by a newer jax-errors (schema revision {current!r}; "
+                            f"this one knows up to {head_revision()}): upgrade jax-errors to use it")
+
+
+def _revision_order() -> list[str]:
+    """Every migration's revision, oldest first."""
+    scripts = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    return [script.revision for script in reversed(list(scripts.walk_revisions()))]
+
+
 def _is_ahead(revision: str, current: str) -> bool:
     """Whether `revision` comes after `current` in the migrations (other spellings are left to Alembic)."""
-    scripts = ScriptDirectory.from_config(alembic_config("sqlite://"))
-    order = [script.revision for script in reversed(list(scripts.walk_revisions()))]  # oldest first
+    order = _revision_order()
     if revision == "base":
         return False
     if revision not in order or current not in order:

@@ -149,6 +149,54 @@ class Occurrence(Base):
         return f"<Occurrence {self.error_id} {self.path}:{self.site.lineno if self.site else '?'}>"
 
 
+class BlobCalls(Base):
+    """What each function of one blob, read at one path, refers to (`crawler/calls.py`): the call graph's input."""
+
+    __tablename__ = "blob_calls"
+    __table_args__ = (UniqueConstraint("blob_sha", "path"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    blob_sha: Mapped[str] = mapped_column(ForeignKey("blobs.sha", ondelete="CASCADE"))
+    # Relative imports make the module, so the path, part of what a blob's names mean.
+    path: Mapped[str] = mapped_column(Text)
+    version: Mapped[str] = mapped_column(String(16))
+    summary: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    def __repr__(self) -> str:
+        return f"<BlobCalls {self.blob_sha[:10]} {self.path} v{self.version}>"
+
+
+class SnapshotCallGraph(Base):
+    """That a snapshot's call graph was built, by which summary version, and what it found."""
+
+    __tablename__ = "call_graphs"
+
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[str] = mapped_column(String(16))
+    public_names: Mapped[int]
+    functions: Mapped[int]  # raising functions that some public name reaches
+
+    def __repr__(self) -> str:
+        return f"<SnapshotCallGraph snapshot={self.snapshot_id} v{self.version} reached={self.functions}>"
+
+
+class RaisedBy(Base):
+    """The public `jax.*` names that reach one raising function of a snapshot, nearest first (the call graph)."""
+
+    __tablename__ = "raised_by"
+    __table_args__ = (Index("ix_raised_by_snapshot_path", "snapshot_id", "path"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"))
+    path: Mapped[str] = mapped_column(Text)
+    qualname: Mapped[str] = mapped_column(Text)
+    # [name, calls from it, route of module:qualname from it to the raising function], nearest first
+    entries: Mapped[list[Any]] = mapped_column(JSON)
+
+    def __repr__(self) -> str:
+        return f"<RaisedBy {self.path}:{self.qualname} from {len(self.entries)} public names>"
+
+
 class Reproduction(Base):
     """One run of a reproduction case on one jax version: what it raised, and where."""
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from jax_errors.db.models import (
     ConfirmedTrigger,
     Occurrence,
+    RaisedBy,
     RaisesAssert,
     RaiseSite,
     Reproduction,
@@ -371,3 +372,26 @@ def trigger_stats(session: Session, commit: str | None = None) -> TriggerStats:
         confirmed_top_link=session.scalar(select(func.count(func.distinct(agreeing.c.assert_id)))
                                           .where(agreeing.c.rank == 0)) or 0,
     )
+
+
+@dataclass(frozen=True)
+class PublicCaller:
+    """A public `jax.*` name whose calls reach a raising function (the crawl's call graph)."""
+
+    name: str
+    length: int  # calls from it to the raising function
+    route: tuple[str, ...]  # module:qualname of each function on one shortest way
+
+
+def public_callers(session: Session, snapshot_ids: Iterable[int]) -> dict[tuple[int, str, str], list[PublicCaller]]:
+    """By (snapshot, path, qualname) of a raising function, the public names reaching it, nearest first."""
+    found: dict[tuple[int, str, str], list[PublicCaller]] = {}
+    for chunk in chunks(snapshot_ids):
+        rows = session.execute(
+            select(RaisedBy.snapshot_id, RaisedBy.path, RaisedBy.qualname, RaisedBy.entries)
+            .where(RaisedBy.snapshot_id.in_(chunk))
+        )
+        for snapshot_id, path, qualname, entries in rows:
+            found[(snapshot_id, path, qualname)] = [
+                PublicCaller(name, length, tuple(route)) for name, length, route in entries]
+    return found

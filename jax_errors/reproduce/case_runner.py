@@ -17,6 +17,7 @@ from jax_errors.crawler.crawl import ensure_crawled
 from jax_errors.crawler.installed import installed_jax_dir, installed_snapshot
 from jax_errors.db.models import Reproduction, Snapshot
 from jax_errors.exceptions import SnapshotNotFoundError
+from jax_errors.faults import checkpoint
 from jax_errors.progress import Progress
 from jax_errors.reproduce.attribution import STATUSES, Attribution, attribute
 from jax_errors.reproduce.cases import Case
@@ -122,6 +123,8 @@ def record(engine: Engine, snapshot_id: int, version: str, case: Case, observati
             Reproduction.case_name == case.name, Reproduction.jax_version == version))
         row = reproduction_row(case, observation, attribution, version=version, snapshot_id=snapshot_id)
         session.add(row)
+        session.flush()
+        checkpoint("reproduce:recording")
     return row
 
 

@@ -3,6 +3,8 @@
 A case that outlives its timeout, or that kills the interpreter, costs only its worker: the
 worker is killed (or reaped) and the next case on that slot starts a fresh one. The timeout
 starts once the request is sent, so a worker's startup (importing jax) never counts against it.
+A worker's data segment is capped (MEMORY_LIMIT_MB): a case that allocates past it is `crashed`,
+out of memory. What a worker prints is read as it comes, and only its end is kept.
 """
 
 from __future__ import annotations
@@ -13,13 +15,12 @@ import select
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from jax_errors.exceptions import WorkerDied, WorkerError
 from jax_errors.reproduce.cases import Case
@@ -29,9 +30,45 @@ from jax_errors.reproduce.worker import ENVIRONMENT
 
 WORKER_MODULE = "jax_errors.reproduce.worker"
 STARTUP_TIMEOUT = float(os.environ.get("JAX_ERRORS_WORKER_STARTUP_TIMEOUT", "180"))
-STDERR_TAIL = 2000
+# How far a worker's data segment may grow (RLIMIT_DATA), in MiB; 0: no limit. Importing jax and
+# running a case take a few hundred.
+MEMORY_LIMIT_MB = int(os.environ.get("JAX_ERRORS_CASE_MEMORY_MB", "8192"))
+STDERR_TAIL = 2000  # characters of a dead worker's stderr shown in its case's row
+STDERR_KEPT = 64 * 1024  # bytes of a worker's stderr kept, however much a case prints
 
 
+
+
+class Tail:
+    """The last `limit` bytes written to a pipe, read on a thread of its own so that the writer never blocks.
+
+    The thread owns the pipe, and closes it at its end: when every process that could write to it is gone.
+    """
+
+    def __init__(self, stream: IO[bytes], limit: int = STDERR_KEPT) -> None:
+        self.limit = limit
+        self._kept = bytearray()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._drain, args=(stream,), name="worker-stderr", daemon=True)
+        self._thread.start()
+
+    def _drain(self, stream: IO[bytes]) -> None:
+        with stream:
+            while chunk := os.read(stream.fileno(), 65536):
+                with self._lock:
+                    self._kept += chunk
+                    del self._kept[:-self.limit]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+    def text(self, *, ended: bool = False) -> str:
+        """What was kept since the last `clear`; `ended`: the writers are gone, so wait for the rest first."""
+        if ended:
+            self._thread.join(timeout=10)
+        with self._lock:
+            return self._kept.decode("utf-8", "replace")
 
 
 class Worker:
@@ -39,13 +76,14 @@ class Worker:
 
     def __init__(self, *, startup_timeout: float = STARTUP_TIMEOUT, pythonpath: Path | None = None,
                  python: Path | None = None) -> None:
-        self._stderr = tempfile.TemporaryFile()
-        self._stderr_mark = 0
         self._buffer = b""
+        self.memory_limit_mb = MEMORY_LIMIT_MB
         self.process = spawn(
             [str(python or sys.executable), "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, env=worker_environment(pythonpath),
+            stderr=subprocess.PIPE, env=worker_environment(pythonpath), memory_limit=self.memory_limit_mb * 2**20 or None,
         )
+        self._stderr = Tail(self.process.stderr)
+        self._exit = _exit_watch(self.process.pid)
         try:
             ready = self.receive(time.monotonic() + startup_timeout)
         except WorkerDied as died:
@@ -61,7 +99,7 @@ class Worker:
         return self.process.poll() is None
 
     def send(self, request: dict[str, Any]) -> None:
-        self._stderr_mark = self._stderr.seek(0, os.SEEK_END)
+        self._stderr.clear()
         try:
             self.process.stdin.write((json.dumps(request) + "\n").encode())
             self.process.stdin.flush()
@@ -72,20 +110,24 @@ class Worker:
         """The next reply, or None when `deadline` (a `time.monotonic()` value) passes first.
 
         Raises:
-            WorkerDied: the worker's output ended (it crashed or exited).
+            WorkerDied: the worker ended (it crashed or exited), even if a child it forked still
+                holds its output open.
         """
         fd = self.process.stdout.fileno()
+        watched = [fd] + ([self._exit] if self._exit is not None else [])
         while b"\n" not in self._buffer:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            readable, _, _ = select.select([fd], [], [], remaining)
-            if not readable:
-                return None
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                raise WorkerDied(self._death())
-            self._buffer += chunk
+            # Without a pidfd, look at the process now and then.
+            readable, _, _ = select.select(watched, [], [], remaining if self._exit is not None else min(remaining, 1))
+            if fd in readable:
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    raise WorkerDied(self._death())
+                self._buffer += chunk
+            elif readable or (self._exit is None and self.process.poll() is not None):
+                raise WorkerDied(self._death())  # ended, all it wrote read; a child of its case keeps the pipe
         line, _, self._buffer = self._buffer.partition(b"\n")
         try:
             reply = json.loads(line)
@@ -99,18 +141,17 @@ class Worker:
 
     def _death(self) -> str:
         try:
-            code = self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # it closed its stdout but lingers: finish it off
-            code = kill_group(self.process)
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass  # it closed its stdout but lingers: killed now
+        code = kill_group(self.process)  # with what its case forked, which may hold its stderr open
         how = f"killed by {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit status {code}"
-        tail = self.stderr_tail()
+        tail = self.stderr_tail(ended=True)
         return f"the worker died ({how})" + (f":\n{tail}" if tail else "")
 
-    def stderr_tail(self) -> str:
-        """The end of what the worker wrote to stderr since the last request."""
-        self._stderr.seek(self._stderr_mark)
-        text = self._stderr.read().decode("utf-8", "replace").strip()
-        return text[-STDERR_TAIL:]
+    def stderr_tail(self, *, ended: bool = False) -> str:
+        """The end of what the worker wrote to stderr since the last request (`ended`: all of it, it is gone)."""
+        return self._stderr.text(ended=ended).strip()[-STDERR_TAIL:]
 
     def close(self) -> None:
         """Kill the worker (its whole process group) and release its pipes; safe to call twice."""
@@ -120,7 +161,17 @@ class Worker:
                 stream.close()
             except OSError:
                 pass  # the stdin pipe of a killed worker may refuse its final flush
-        self._stderr.close()
+        if self._exit is not None:
+            os.close(self._exit)
+            self._exit = None
+
+
+def _exit_watch(pid: int) -> int | None:
+    """A descriptor that becomes readable when the process ends (Linux's pidfd), or None where there is none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 def worker_environment(pythonpath: Path | None = None) -> dict[str, str]:
@@ -148,6 +199,12 @@ def run_on(worker: Worker, case: Case, timeout: float) -> Observation:
     if reply is None:
         worker.close()
         return Observation("timeout", seconds=timeout, detail=f"trigger() ran longer than {timeout:g} s")
+    if _out_of_memory(reply):
+        worker.close()  # a worker that ran out of memory is not trusted with the next case
+        limit = f" past the worker's limit of {worker.memory_limit_mb:,} MiB (JAX_ERRORS_CASE_MEMORY_MB)" \
+            if worker.memory_limit_mb else ""
+        return Observation("crashed", exc_class=reply.get("exc_class"), message=reply.get("message"),
+                           seconds=time.monotonic() - sent, detail=f"out of memory: trigger() allocated{limit}")
     observation = Observation.from_trigger(reply)
     try:
         reply = worker.receive(deadline)
@@ -157,6 +214,13 @@ def run_on(worker: Worker, case: Case, timeout: float) -> Observation:
         worker.close()
         return observation.with_fixed_failure(f"timed out after {timeout:g} s", timeout)
     return observation.with_fixed(reply)
+
+
+def _out_of_memory(reply: dict[str, Any]) -> bool:
+    """Whether trigger() failed for want of memory (Python's or XLA's), not with the error it expects."""
+    if not reply.get("raised") or reply.get("class_matches"):
+        return False
+    return bool(reply.get("out_of_memory")) or "RESOURCE_EXHAUSTED: Out of memory" in (reply.get("message") or "")
 
 
 class WorkerPool:

@@ -177,6 +177,7 @@ def _raised(error: BaseException, expected: str, seconds: float) -> dict[str, An
         "frames": [frame.to_json() for frame in frames],
         "seconds": seconds,
         "detail": problem,
+        "out_of_memory": isinstance(error, MemoryError),  # numpy's is a subclass of its own
     }
 
 

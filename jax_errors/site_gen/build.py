@@ -21,7 +21,7 @@ from jax_errors.site_gen import records
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
 from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
-from jax_errors.site_gen.links import card_json_path, card_path, diff_path, slug
+from jax_errors.site_gen.links import card_json_path, card_path, diff_path, report_link, slug
 from jax_errors.site_gen.output import SiteOutput, digest
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import render_page
@@ -41,6 +41,7 @@ class SiteConfig:
     validate: bool = True
     incremental: bool = True  # keep an earlier build's unchanged pages (see `output`)
     base_url: str | None = None  # where the site is published: recorded for `explain`'s links
+    report_url: str | None = None  # where "Report a problem with this card" leads: `{id}` and `{title}` filled in
 
 
 @dataclass
@@ -97,7 +98,8 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=cases))
     report.warnings.extend(str(problem) for problem in check_knowledge(
         knowledge, known_ids=catalogue.cards.keys(), case_names={case.name for case in cases}))
-    out = SiteOutput.open(Path(config.out), incremental=config.incremental)
+    # The report link is on every card: another one means every card is written again.
+    out = SiteOutput.open(Path(config.out), incremental=config.incremental, settings=config.report_url or "")
     cards = catalogue.sorted_cards()
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
@@ -160,20 +162,20 @@ def _write_card(out: SiteOutput, card: Card, catalogue: Catalogue, config: SiteC
         return out.read(data)
     if config.validate:
         records.validate(record, records.ERROR_SCHEMA, name=data)
-    out.write(page, render_card(card, catalogue))
+    out.write(page, render_card(card, catalogue, report_url=config.report_url))
     out.write(data, text)
     report.rendered += 1
     return text
 
 
-def render_card(card: Card, catalogue: Catalogue) -> str:
+def render_card(card: Card, catalogue: Catalogue, *, report_url: str | None = None) -> str:
     circumstances = circumstances_of(card)
     lead, code = guard_sentence(circumstances.guard_kind, circumstances.guard)
     verified = sorted({r.jax_version for r in card.runs
                        if card.case and r.case_name == card.case.name and r.status == "reproduced" and r.fixed_ok})
     return render_page(
         "card.html", card_path(card.id), card=card, circumstances=circumstances, lead=lead, code=code,
-        verified=verified, newest=catalogue.newest,
+        verified=verified, newest=catalogue.newest, report_href=report_link(report_url, card.id, card.title),
         module_slug=slug(card.module), class_slug=slug(card.exc_class),
     )
 

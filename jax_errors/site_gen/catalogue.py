@@ -20,6 +20,7 @@ from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.knowledge import Knowledge
 from jax_errors.site_gen.links import github_url
+from jax_errors.site_gen.raised_by import Caller, callers_of
 from jax_errors.snapshots import is_commit, release_of, snapshot_label, version_key
 from jax_errors.template import Template, Wording, as_raised
 
@@ -204,6 +205,7 @@ class Card:
     worded_by: str | None = None  # ... which
     example_message: str | None = None  # a message it was seen raising, shown where the template is incomplete
     live_id: str | None = None  # the error it lives on as (itself while raised; None once removed)
+    public_callers: tuple[queries.PublicCaller, ...] = ()  # public names reaching its raising function
 
     @property
     def exc_class(self) -> str:
@@ -235,6 +237,15 @@ class Card:
     @property
     def run(self) -> Run | None:
         return self.runs[0] if self.runs else None
+
+    @cached_property
+    def callers(self) -> tuple[Caller, ...]:
+        """The public functions reaching its raise (the crawl's call graph), marked where a reproduction passed."""
+        tracebacks: dict[str, list[dict[str, Any]]] = {}
+        for run in self.runs:
+            if run.error_id == self.id and run.frames:
+                tracebacks.setdefault(run.case_name, []).extend(run.frames)
+        return callers_of(self.public_callers, tracebacks)
 
     @cached_property
     def tested_asserts(self) -> tuple[TestedAssert, ...]:
@@ -305,6 +316,7 @@ def load_catalogue(
         linked = queries.static_link_counts(session)
         wording = queries.worded_messages(session)
         observed = queries.observed_messages(session)
+        callers = queries.public_callers(session, snapshots)
         for site in sites.values():
             session.expunge(site)
     knowledge = dict(knowledge or {})
@@ -326,6 +338,7 @@ def load_catalogue(
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
             tests=_carried_tests(error_id, tests, history.errors), linked_asserts=linked.get(error_id, 0),
             live_id=live_successor(error_id, history.errors),
+            public_callers=tuple(callers.get(_function_key(spans[0][1], sites), ())),
             **_wording(sites[spans[0][1].site_id], wording.get(spans[0][1].snapshot_id, Wording()),
                        observed.get(error_id, ())),
         )
@@ -335,6 +348,10 @@ def load_catalogue(
                        tuple((o.error_id, n.error_id) for o, n in d.moved))
                   for d in reversed(history.diffs))
     return Catalogue(cards, tuple(reversed(ordered)), diffs, observed)
+
+
+def _function_key(placed: queries.PlacedSite, sites: Mapping[int, RaiseSite]) -> tuple[int, str, str]:
+    return placed.snapshot_id, placed.path, sites[placed.site_id].qualname
 
 
 def _carried_tests(error_id: str, tests: Mapping[str, list[queries.TriggeringTest]],

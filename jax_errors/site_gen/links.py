@@ -42,6 +42,17 @@ def issue_search_url(template: Template) -> str:
     return f"{GITHUB_REPO}/issues?q={urllib.parse.quote(query)}"
 
 
+def report_link(template: str | None, error_id: str, title: str) -> str | None:
+    """Where to report a problem with a card: `--report-url`'s template, its `{id}` and `{title}` filled in.
+
+    Raises:
+        KeyError, ValueError, IndexError: the template names other fields or is not a format string.
+    """
+    if not template:
+        return None
+    return template.format(id=urllib.parse.quote(error_id), title=urllib.parse.quote(title))
+
+
 def slug(name: str) -> str:
     """A file name for a group name; names that had to change get a hash, so slugs never collide."""
     safe = _UNSAFE.sub("-", name).strip("-.") or "unnamed"

@@ -18,6 +18,7 @@ from importlib import resources
 from pathlib import Path
 
 from jax_errors.exceptions import SiteError
+from jax_errors.faults import checkpoint
 
 # A file that marks a folder as a build of ours, so a rebuild may empty it and nothing else.
 MARKER = ".jax-errors-site"
@@ -62,14 +63,16 @@ class SiteOutput:
     removed: int = 0
 
     @classmethod
-    def open(cls, out: Path, *, incremental: bool = True) -> SiteOutput:
+    def open(cls, out: Path, *, incremental: bool = True, settings: str = "") -> SiteOutput:
         """Ready `out` for a build: keep an earlier build of this generator, else start empty.
+
+        `settings` is what else every page depends on (the report link): another value is another generator.
 
         Raises:
             SiteError: `out` is a file, or a non-empty folder holding no earlier build.
         """
         out = Path(out)
-        generator = generator_fingerprint()
+        generator = generator_fingerprint() + (f"+{digest(settings)}" if settings else "")
         if out.exists():
             if not out.is_dir():
                 raise SiteError(f"{out} is not a folder")
@@ -101,6 +104,7 @@ class SiteOutput:
             self.unchanged += 1
             return
         path.parent.mkdir(parents=True, exist_ok=True)
+        checkpoint("site:write")
         path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
         self.rewritten += 1
 
@@ -132,7 +136,17 @@ class SiteOutput:
             _prune_empty(path.parent, self.out)
         manifest = {"version": MANIFEST_VERSION, "generator": self.generator,
                     "files": dict(sorted(self.files.items())), "inputs": dict(sorted(self.inputs.items()))}
-        (self.out / MARKER).write_text(json.dumps(manifest, indent=0) + "\n", encoding="utf-8")
+        checkpoint("site:manifest")
+        # Whole or not at all: the manifest is what says the folder holds a finished build.
+        partial = self.out / f"{MARKER}.partial"
+        partial.write_text(json.dumps(manifest, indent=0) + "\n", encoding="utf-8")
+        partial.replace(self.out / MARKER)
+
+
+def cut_short(out: Path) -> bool:
+    """Whether `out` holds a build that did not run to its end (killed, or still running): a marker, no manifest."""
+    marker = Path(out) / MARKER
+    return marker.exists() and not _read_manifest(marker)
 
 
 def _read_manifest(path: Path) -> dict:

@@ -23,7 +23,7 @@ from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, Snapsh
 from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, github_url
 
-SCHEMA_VERSION = "2.4.0"
+SCHEMA_VERSION = "2.5.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -107,6 +107,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "locations": [_location(loc) for loc in card.locations],
         "history": _history(card),
         "trigger": circumstances_of(card).to_json(),
+        "raised_by": [caller.to_json() for caller in card.callers],
         "tests": _tests(card),
         "knowledge": _knowledge(card),
         "example": _example(card),
@@ -128,6 +129,7 @@ def provenance(card: Card) -> dict[str, str]:
         EXTRACTED,
     )
     fields["trigger"] = REPRODUCED if circumstances_of(card).from_frames else EXTRACTED
+    fields["raised_by"] = EXTRACTED
     fields["reproduction"] = REPRODUCED
     fields["tests"] = REPRODUCED
     if card.knowledge:

@@ -1,0 +1,103 @@
+"""The crawl's per-snapshot step: every file's call summary, the call graph, and who reaches each raise.
+
+A blob's summary is made from the parse that found its raise sites; a blob the database holds
+already has its summary stored, so only a file whose summary is missing (a catalogue crawled
+before call graphs, or a blob read at a new path) is parsed for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import Engine, delete, insert, select, tuple_
+from sqlalchemy.orm import Session
+
+from jax_errors.crawler.callgraph import GRAPH_VERSION, CallGraph
+from jax_errors.crawler.calls import CALLS_VERSION, summarize_calls
+from jax_errors.crawler.sources import SourceFile, SourceSnapshot
+from jax_errors.crawler.store import BlobScan
+from jax_errors.db.models import BlobCalls, RaisedBy, Snapshot, SnapshotCallGraph
+from jax_errors.db.queries import chunks
+from jax_errors.exceptions import SourceParseError
+
+Key = tuple[str, str]  # (blob sha, path)
+# What a stored snapshot's graph was built by: summaries of one version, read by the graph of another.
+BUILT_BY = f"{CALLS_VERSION}.{GRAPH_VERSION}"
+
+
+@dataclass
+class CallGraphScan:
+    """What the per-snapshot step found, ready to be written with the snapshot."""
+
+    made: dict[Key, dict[str, Any]] = field(default_factory=dict)  # summaries this crawl made
+    rows: list[dict[str, Any]] = field(default_factory=list)  # raised_by rows, but for the snapshot id
+    public_names: int = 0
+    functions: int = 0
+
+
+def has_call_graph(session: Session, snapshot: Snapshot) -> bool:
+    """Whether the stored snapshot's call graph was built by these versions of the summaries and the graph."""
+    return session.scalar(select(SnapshotCallGraph.version).where(
+        SnapshotCallGraph.snapshot_id == snapshot.id)) == BUILT_BY
+
+
+def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[BlobScan]) -> CallGraphScan:
+    """Gather every file's summary (stored, made by `scans`, or made now) and find who reaches each raise."""
+    keys = {(f.blob_sha, f.path) for f in snapshot.files}
+    with Session(engine) as session:
+        stored = stored_summaries(session, keys)
+    found = CallGraphScan(made={(s.sha, s.path): s.calls for s in scans
+                                if s.calls is not None and (s.sha, s.path) in keys})
+    found.made.update(_summarize_missing(f for f in snapshot.files if (f.blob_sha, f.path) not in stored
+                                         and (f.blob_sha, f.path) not in found.made))
+    summaries = {path: summary for (_sha, path), summary in sorted({**stored, **found.made}.items())}
+    graph = CallGraph(summaries)
+    reached = graph.raised_by()
+    found.public_names, found.functions = len(graph.public_names()), len(reached)
+    found.rows = [
+        {"path": path, "qualname": qualname, "entries": [[e.name, e.length, list(e.route)] for e in entries]}
+        for (path, qualname), entries in sorted(reached.items())
+    ]
+    return found
+
+
+def stored_summaries(session: Session, keys: Iterable[Key]) -> dict[Key, dict[str, Any]]:
+    """The stored summaries of this version for these (blob, path) pairs."""
+    found: dict[Key, dict[str, Any]] = {}
+    for chunk in chunks(sorted(keys)):
+        rows = session.execute(select(BlobCalls.blob_sha, BlobCalls.path, BlobCalls.summary).where(
+            tuple_(BlobCalls.blob_sha, BlobCalls.path).in_(chunk), BlobCalls.version == CALLS_VERSION))
+        found.update({(sha, path): summary for sha, path, summary in rows})
+    return found
+
+
+def _summarize_missing(files: Iterable[SourceFile]) -> dict[Key, dict[str, Any]]:
+    made = {}
+    for file in files:
+        if file.link:
+            continue
+        try:
+            made[(file.blob_sha, file.path)] = summarize_calls(file.read(), file.path)
+        except (SourceParseError, RecursionError):
+            continue  # recorded by the raise-site scan; the graph goes without this file
+    return made
+
+
+def store_call_graph(session: Session, row: Snapshot, found: CallGraphScan) -> None:
+    """Write the summaries made and the snapshot's entry points (replacing what it had)."""
+    made = sorted(found.made.items())
+    for chunk in chunks([key for key, _ in made]):
+        session.execute(delete(BlobCalls).where(tuple_(BlobCalls.blob_sha, BlobCalls.path).in_(chunk)))
+    if made:
+        session.execute(insert(BlobCalls), [
+            {"blob_sha": sha, "path": path, "version": CALLS_VERSION, "summary": summary}
+            for (sha, path), summary in made
+        ])
+    session.execute(delete(RaisedBy).where(RaisedBy.snapshot_id == row.id))
+    if found.rows:
+        session.execute(insert(RaisedBy), [{"snapshot_id": row.id, **entry} for entry in found.rows])
+    session.execute(delete(SnapshotCallGraph).where(SnapshotCallGraph.snapshot_id == row.id))
+    session.add(SnapshotCallGraph(snapshot_id=row.id, version=BUILT_BY, public_names=found.public_names,
+                                  functions=found.functions))
