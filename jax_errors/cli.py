@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import click
 
-from jax_errors.db.location import DEFAULT_DB
+from jax_errors.db.location import DEFAULT_DB, is_url
 from jax_errors.exceptions import JaxErrorsError
 from jax_errors.snapshots import OLDEST_RELEASE, short_commit
 
@@ -42,7 +42,7 @@ def open_database(db: str):
 
 def existing_catalogue(db: str) -> str:
     """`db` for a command that only reads: a mistyped SQLite path is one line, not a new empty catalogue."""
-    if "://" not in db and not os.path.exists(db):
+    if not is_url(db) and not os.path.exists(db):
         raise click.ClickException(f"no catalogue at {db}: make one with `jax-errors crawl --db {db}`")
     return db
 

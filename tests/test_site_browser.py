@@ -5,6 +5,7 @@ browser download is never used. A missing Chromium fails this test: CI must prov
 """
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
 from threading import Thread
 
@@ -27,14 +28,40 @@ SEED_QUERY = "all_gather_reduced only accepts inputs that are varying"
 TIMEOUT_MS = 20_000
 
 
-@pytest.fixture(scope="module")
-def base_url(built_site):
-    server = make_server(built_site.out, 0)
+@contextmanager
+def served(site: Path):
+    """The URL of `site` served on a free local port, for as long as the block runs."""
+    server = make_server(site, 0)
     thread = Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def two_release_catalogue(repo, db: Path):
+    """The catalogue of `test_lookup_history`'s two releases, committed and tagged in `repo`, crawled into `db`."""
+    from test_lookup_history import NEW, OLD
+
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.db.engine import open_database
+
+    engine = open_database(db)
+    repo.commit(OLD, "old", tag="jax-v0.0.1")
+    repo.commit(NEW, "new", tag="jax-v0.0.2")
+    with JaxRepository(repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    return engine
+
+
+@pytest.fixture(scope="module")
+def base_url(built_site):
+    with served(built_site.out) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -189,22 +216,11 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
 
 def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, tmp_path):
     """Old wordings, removed errors, one message at several sites and frames: the browser's answers are the CLI's."""
-    from test_lookup_history import NEW, OLD
-
-    from jax_errors.crawler.crawl import crawl_snapshot
-    from jax_errors.crawler.repository import JaxRepository
-    from jax_errors.db.engine import open_database
     from jax_errors.lookup.browser import catalogue_index, lookup_record
     from jax_errors.lookup.index import parse_query
     from jax_errors.site_gen.catalogue import load_catalogue
 
-    engine = open_database(tmp_path / "catalogue.db")
-    git_repo.commit(OLD, "old", tag="jax-v0.0.1")
-    git_repo.commit(NEW, "new", tag="jax-v0.0.2")
-    with JaxRepository(git_repo.path) as repository:
-        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
-            crawl_snapshot(engine, repository.snapshot(tag))
-    catalogue = load_catalogue(engine)
+    catalogue = load_catalogue(two_release_catalogue(git_repo, tmp_path / "catalogue.db"))
     index = catalogue_index(catalogue)
     texts = ["ValueError: vmap in_axes must match the number of arguments, got 2 for 3",
              "TypeError: the legacy xmap path was removed long ago and nothing replaces it: 3",
@@ -263,28 +279,14 @@ def _first_link(site: Path, page: str, prefix: str) -> str:
 @pytest.fixture(scope="module")
 def history_site(git_repo_module):
     """A two-release site: the only kind with a page for the change between two snapshots (diff.html)."""
-    from test_lookup_history import NEW, OLD
-
-    from jax_errors.crawler.crawl import crawl_snapshot
-    from jax_errors.crawler.repository import JaxRepository
-    from jax_errors.db.engine import open_database
     from jax_errors.site_gen.build import SiteConfig, build_site
 
     repo, tmp = git_repo_module
-    engine = open_database(tmp / "history.db")
-    repo.commit(OLD, "old", tag="jax-v0.0.1")
-    repo.commit(NEW, "new", tag="jax-v0.0.2")
-    with JaxRepository(repo.path) as repository:
-        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
-            crawl_snapshot(engine, repository.snapshot(tag))
+    engine = two_release_catalogue(repo, tmp / "history.db")
     report = build_site(engine, SiteConfig(out=tmp / "_site", knowledge_dir=tmp / "none", cases_dir=tmp / "none",
                                            search=False))
-    server = make_server(report.out, 0)
-    thread = Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield report.out, f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    server.server_close()
+    with served(report.out) as url:
+        yield report.out, url
 
 
 @pytest.fixture(scope="module")

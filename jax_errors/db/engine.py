@@ -19,7 +19,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session
 
-from jax_errors.db.location import DEFAULT_DB
+from jax_errors.db.location import DEFAULT_DB, is_url
 from jax_errors.exceptions import DatabaseError
 
 # How long a statement waits for another process's write to end before it fails.
@@ -35,7 +35,7 @@ def database_url(value: str | Path) -> str:
     (`immutable`), which is what it is there; a command that writes then fails in one line.
     """
     text = str(value)
-    if "://" in text:
+    if is_url(text):
         return text
     path = Path(text).expanduser().resolve()
     if path.is_file() and not os.access(path.parent, os.W_OK):

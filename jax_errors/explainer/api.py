@@ -79,11 +79,8 @@ def explanations(source: CardSource, matches: list[Match]) -> list[Explanation]:
     for match in matches:
         card = source.card(match.entry.error_id)
         if card is not None:
-            found.append(Explanation(
-                card.error_id, card.name, match.score, match.confidence, card.solutions[0] if card.solutions else None,
-                card.fix.after if card.fix else None, card_url(card.error_id, source.base_url), card, match.how,
-                match.worded_until,
-            ))
+            found.append(Explanation(card, match.score, match.confidence, card_url(card.error_id, source.base_url),
+                                     match.how, match.worded_until))
     return found
 
 
@@ -96,8 +93,7 @@ def by_id(source: CardSource, error_id: str) -> Explanation:
     card = source.card(error_id)
     if card is None:
         raise UnknownCardError(error_id)
-    return Explanation(card.error_id, card.name, 1.0, "high", card.solutions[0] if card.solutions else None,
-                       card.fix.after if card.fix else None, card_url(error_id, source.base_url), card)
+    return Explanation(card, 1.0, "high", card_url(error_id, source.base_url))
 
 
 def exception_query(error: BaseException) -> Query:
@@ -109,10 +105,14 @@ def exception_query(error: BaseException) -> Query:
 
 def _fullest_traceback(error: BaseException) -> TracebackType | None:
     """The unfiltered traceback JAX keeps as the cause (`JAX_TRACEBACK_FILTERING=remove_frames`), else the error's."""
+    cause = _unfiltered_cause(error)
+    return cause.__traceback__ if cause is not None and cause.__traceback__ else error.__traceback__
+
+
+def _unfiltered_cause(error: BaseException) -> BaseException | None:
+    """The exception JAX chains as the cause to keep the unfiltered traceback, if this error has one."""
     cause = error.__cause__
-    if cause is not None and type(cause).__name__ == UNFILTERED and _from_jax(type(cause)) and cause.__traceback__:
-        return cause.__traceback__
-    return error.__traceback__
+    return cause if cause is not None and type(cause).__name__ == UNFILTERED and _from_jax(type(cause)) else None
 
 
 def is_jax_exception(error: BaseException, *, modules: Mapping[str, Any] | None = None) -> bool:
@@ -123,8 +123,7 @@ def is_jax_exception(error: BaseException, *, modules: Mapping[str, Any] | None 
         return True
     if any(JAX_FILTER_NOTE in str(note) for note in getattr(error, "__notes__", None) or ()):
         return True
-    cause = error.__cause__
-    if cause is not None and type(cause).__name__ == UNFILTERED and _from_jax(type(cause)):
+    if _unfiltered_cause(error) is not None:
         return True
     folders = _package_folders(sys.modules if modules is None else modules)
     return bool(folders) and any(frame.filename.startswith(folders)

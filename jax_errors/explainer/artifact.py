@@ -17,7 +17,7 @@ from typing import Any
 
 from jax_errors.exceptions import IndexFileError
 from jax_errors.lookup.index import Entry, LookupIndex
-from jax_errors.template import Part
+from jax_errors.template import Template
 
 EXPLAIN_PATH = "api/explain.json"
 EXPLAIN_SCHEMA = "explain.schema.json"
@@ -37,14 +37,14 @@ class Artifact:
 def entry_record(entry: Entry) -> dict[str, Any]:
     """One lookup entry as JSON: `entry_from_record` makes it again."""
     return {
-        "id": entry.error_id, "class": entry.exc_class, "parts": [[p.kind, p.text] for p in entry.template.parts],
+        "id": entry.error_id, "class": entry.exc_class, "parts": entry.template.to_json(),
         "forms": sorted(entry.template.forms), "path": entry.path, "line": entry.lineno,
         "snapshot": entry.snapshot, "examples": list(entry.examples), "live_id": entry.live_id, "until": entry.until,
     }
 
 
 def entry_from_record(record: Mapping[str, Any]) -> Entry:
-    parts = tuple(Part(kind, text) for kind, text in record["parts"])
+    parts = Template.from_json(record["parts"]).parts
     return Entry.from_row((record["id"], record["class"], parts, frozenset(record["forms"]), record["path"],
                            record["line"], record["snapshot"], tuple(record["examples"]), record["live_id"],
                            record["until"]))

@@ -39,7 +39,7 @@ def html_block(found: Explanation) -> str:
         f"<div>Try: {solution}</div>",
     ]
     if found.fix:
-        case = html.escape(found.card.fix.case) if found.card.fix else ""
+        case = html.escape(found.card.fix.case)
         parts.append(f'<details><summary>Example fix (case <code>{case}</code>)</summary>'
                      f'<pre style="{_CODE}">{html.escape(found.fix)}</pre></details>')
     parts.append("</div>")

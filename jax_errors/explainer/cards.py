@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jax_errors.lookup.index import Entry
 from jax_errors.site_gen.links import card_path
+
+if TYPE_CHECKING:
+    from jax_errors.reproduce.cases import Case
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,10 @@ class Fix:
     summary: str
     before: str
     after: str
+
+    @classmethod
+    def of_case(cls, case: Case) -> Fix:
+        return cls(case.name, case.summary, case.trigger_source, case.fixed_source)
 
 
 @dataclass(frozen=True)
@@ -68,16 +75,31 @@ def default_title(entry: Entry) -> str:
 class Explanation:
     """A card for an error: how well the error fits it, its first solution, its example fix and its link."""
 
-    error_id: str
-    title: str  # the curated title, else the card's heading
+    card: CardText
     score: float  # lookup's score, 0.6 to 1 (1 for a card asked for by id)
     confidence: str  # `high`, `medium` or `low`: lookup's bands (`lookup.index.CONFIDENCE`)
-    solution: str | None  # the first curated solution (Markdown)
-    fix: str | None  # the example's fixed code
     url: str
-    card: CardText
     how: str = "id"  # "template", "fuzzy", or "id"
     worded_until: str | None = None  # the message is an older wording, last raised in this snapshot
+
+    @property
+    def error_id(self) -> str:
+        return self.card.error_id
+
+    @property
+    def title(self) -> str:
+        """The curated title, else the card's heading."""
+        return self.card.name
+
+    @property
+    def solution(self) -> str | None:
+        """The first curated solution (Markdown)."""
+        return self.card.solutions[0] if self.card.solutions else None
+
+    @property
+    def fix(self) -> str | None:
+        """The example's fixed code."""
+        return self.card.fix.after if self.card.fix else None
 
     @property
     def confident(self) -> bool:

@@ -58,7 +58,7 @@ class CuratedFolders:
 
 
 def fix_of(case: Case | None) -> Fix | None:
-    return Fix(case.name, case.summary, case.trigger_source, case.fixed_source) if case else None
+    return Fix.of_case(case) if case else None
 
 
 def _texts(folder: Path, pattern: str) -> dict[Path, str]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from jax_errors.explainer.artifact import FORMAT, entry_record
+from jax_errors.explainer.cards import Fix
 from jax_errors.lookup.index import LookupIndex
 
 if TYPE_CHECKING:
@@ -42,6 +44,5 @@ def card_text(card: Card) -> dict[str, Any]:
         "headline": knowledge.title if knowledge else None,
         "meaning": knowledge.meaning if knowledge else None,
         "solutions": list(knowledge.solutions) if knowledge else [],
-        "fix": {"case": case.name, "summary": case.summary, "before": case.trigger_source,
-                "after": case.fixed_source} if case else None,
+        "fix": asdict(Fix.of_case(case)) if case else None,
     }

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from jax_errors.db.location import DEFAULT_DB
+from jax_errors.db.location import DEFAULT_DB, is_url
 from jax_errors.exceptions import SettingsFileError
 
 INDEX_ENV = "JAX_ERRORS_EXPLAIN_INDEX"
@@ -107,6 +107,6 @@ def settings_file(environ: Mapping[str, str]) -> dict[str, str]:
 
 def _from_folder(folder: Path, value: str) -> str:
     """A path setting read from the settings file's folder; a URL as it is."""
-    if "://" in value:
+    if is_url(value):
         return value
     return str(folder / Path(value).expanduser())

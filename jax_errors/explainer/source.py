@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from jax_errors.cache import cache_folder
+from jax_errors.db.location import is_url
 from jax_errors.exceptions import IndexFileError, NoIndexError
 from jax_errors.explainer.artifact import EXPLAIN_PATH, FORMAT, Artifact, read_artifact
 from jax_errors.explainer.cards import CardText, card_text
@@ -100,7 +101,7 @@ def open_source(settings: ExplainSettings) -> CardSource:
 
 def database_index(db: str) -> LookupIndex:
     """The stored lookup index of the database `db`; a SQLite file must exist (none is created here)."""
-    if "://" not in db and not Path(db).is_file():
+    if not is_url(db) and not Path(db).is_file():
         raise NoIndexError(f"no catalogue at {db}")
     return stored_index(db)
 

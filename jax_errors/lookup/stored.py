@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from jax_errors.db.location import is_url
 from jax_errors.lookup.index import LookupIndex
 
 FORMAT = 1  # bump when what is pickled changes shape
@@ -27,7 +28,7 @@ T = TypeVar("T")
 def stored_index(db: str) -> LookupIndex:
     """The lookup index of the database `db` (a SQLite path or a URL), stored for SQLite paths."""
     path = Path(db)
-    if "://" in db or not path.is_file():
+    if is_url(db) or not path.is_file():
         return _built(db)
     return stored_build(path, path.with_name(path.name + STORED_SUFFIX), lambda: _built(db))
 

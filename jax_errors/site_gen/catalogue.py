@@ -238,13 +238,17 @@ class Card:
     def run(self) -> Run | None:
         return self.runs[0] if self.runs else None
 
+    @property
+    def traced_runs(self) -> list[Run]:
+        """The runs that raised this very error and kept its traceback, best first."""
+        return [run for run in self.runs if run.error_id == self.id and run.frames]
+
     @cached_property
     def callers(self) -> tuple[Caller, ...]:
         """The public functions reaching its raise (the crawl's call graph), marked where a reproduction passed."""
         tracebacks: dict[str, list[dict[str, Any]]] = {}
-        for run in self.runs:
-            if run.error_id == self.id and run.frames:
-                tracebacks.setdefault(run.case_name, []).extend(run.frames)
+        for run in self.traced_runs:
+            tracebacks.setdefault(run.case_name, []).extend(run.frames)
         return callers_of(self.public_callers, tracebacks)
 
     @cached_property

@@ -46,7 +46,7 @@ class Circumstances:
 def circumstances_of(card: Card) -> Circumstances:
     """When the card's error happens, from the best reproduction that reached this very error, if any."""
     function = f"{card.module}.{card.site.qualname}"
-    run = next((r for r in card.runs if r.error_id == card.id and r.frames), None)
+    run = next(iter(card.traced_runs), None)
     frames = tuple(run.frames) if run else ()
     worded = guard_words(card.site.guard) if card.site.guard_kind in ("if", "else") else None
     return Circumstances(
