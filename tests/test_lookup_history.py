@@ -50,15 +50,21 @@ NEW = {
 }
 
 
+def two_release_catalogue(repo, db):
+    """OLD and NEW committed and tagged as two releases in `repo`, crawled into the database `db`."""
+    engine = open_database(db)
+    repo.commit(OLD, "old", tag="jax-v0.0.1")
+    repo.commit(NEW, "new", tag="jax-v0.0.2")
+    with JaxRepository(repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    return engine
+
+
 @pytest.fixture
 def history_db(git_repo, tmp_path):
     path = tmp_path / "catalogue.db"
-    engine = open_database(path)
-    git_repo.commit(OLD, "old", tag="jax-v0.0.1")
-    git_repo.commit(NEW, "new", tag="jax-v0.0.2")
-    with JaxRepository(git_repo.path) as repository:
-        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
-            crawl_snapshot(engine, repository.snapshot(tag))
+    two_release_catalogue(git_repo, path)
     return path
 
 

@@ -41,23 +41,6 @@ def served(site: Path):
         server.server_close()
 
 
-def two_release_catalogue(repo, db: Path):
-    """The catalogue of `test_lookup_history`'s two releases, committed and tagged in `repo`, crawled into `db`."""
-    from test_lookup_history import NEW, OLD
-
-    from jax_errors.crawler.crawl import crawl_snapshot
-    from jax_errors.crawler.repository import JaxRepository
-    from jax_errors.db.engine import open_database
-
-    engine = open_database(db)
-    repo.commit(OLD, "old", tag="jax-v0.0.1")
-    repo.commit(NEW, "new", tag="jax-v0.0.2")
-    with JaxRepository(repo.path) as repository:
-        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
-            crawl_snapshot(engine, repository.snapshot(tag))
-    return engine
-
-
 @pytest.fixture(scope="module")
 def base_url(built_site):
     with served(built_site.out) as url:
@@ -216,6 +199,8 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
 
 def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, tmp_path):
     """Old wordings, removed errors, one message at several sites and frames: the browser's answers are the CLI's."""
+    from test_lookup_history import two_release_catalogue
+
     from jax_errors.lookup.browser import catalogue_index, lookup_record
     from jax_errors.lookup.index import parse_query
     from jax_errors.site_gen.catalogue import load_catalogue
@@ -279,6 +264,8 @@ def _first_link(site: Path, page: str, prefix: str) -> str:
 @pytest.fixture(scope="module")
 def history_site(git_repo_module):
     """A two-release site: the only kind with a page for the change between two snapshots (diff.html)."""
+    from test_lookup_history import two_release_catalogue
+
     from jax_errors.site_gen.build import SiteConfig, build_site
 
     repo, tmp = git_repo_module
