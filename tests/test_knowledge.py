@@ -46,7 +46,7 @@ def test_a_file_keeps_the_ids_its_error_had_at_older_releases(tmp_path):
         load_knowledge(tmp_path)
 
 
-@pytest.mark.slow  # reproduces the 110 cases the knowledge files name
+@pytest.mark.slow  # reproduces every case the knowledge files name (258)
 def test_curated_knowledge_matches_the_catalogue_and_reproduces(installed_db_path, tmp_path):
 
     from jax_errors.db.engine import open_database

@@ -41,5 +41,5 @@ def test_every_shown_example_runs_as_shown(installed_db_path, tmp_path):
     report = run_cases(open_database(tmp_path / "catalogue.db"), load_cases(folder), jobs=2, fresh=True)
     failing = sorted((row.case_name, row.status, row.detail, row.fixed_error) for row in report.results
                      if row.status != "reproduced" or not row.fixed_ok)
-    assert len(report.results) == len(cases) == 110
+    assert len(report.results) == len(cases) == 258
     assert failing == []
