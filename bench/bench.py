@@ -1,6 +1,6 @@
 """Benchmarks of jax-errors, each a ratio against a baseline measured in the same run.
 
-    .venv/bin/python bench/bench.py [--repo PATH] [--tag jax-v0.10.2] [--only crawl,releases,pypi_releases,...,explain]
+    .venv/bin/python bench/bench.py [--repo PATH] [--tag jax-v0.10.2] [--only crawl,releases,history,pypi_releases,...,explain]
 
 Needs a JAX clone for the crawl benchmarks (default $JAX_ERRORS_JAX_CLONE or the fetched mirror);
 the others use the installed jax. Prints one line per measurement and writes bench/results/last.json.
@@ -86,6 +86,36 @@ def releases(args, results) -> None:
         db_mb = (Path(tmp) / "releases.db").stat().st_size / 2**20
         report(results, "crawl_all_releases", tags=len(tags), files_seen=files, blobs_parsed=parsed,
                parsed_vs_seen=parsed / files, seconds=seconds, seconds_per_tag=seconds / len(tags), db_mb=db_mb)
+
+
+@benchmark
+def history(args, results) -> None:
+    """Every first-parent commit since --since (`crawl --history`) vs a crawl of the release tags since it alone.
+
+    Time and database size of each; then one more commit on top of the full history (the history is
+    crawled to HEAD~1 first), which a refresh pays.
+    """
+    from jax_errors.crawler.history import crawl_history
+    from jax_errors.snapshots import version_key
+
+    with JaxRepository(args.repo) as repository, tempfile.TemporaryDirectory() as tmp:
+        since = version_key(args.since.removeprefix("jax-v"))
+        tags = [t for t in repository.release_tags() if version_key(t.removeprefix("jax-v")) >= since]
+        engine = fresh_db(Path(tmp), "tags")
+        started = time.perf_counter()
+        for tag in tags:
+            crawl_snapshot(engine, repository.snapshot(tag), jobs=2)
+        tags_s = time.perf_counter() - started
+        tags_mb = (Path(tmp) / "tags.db").stat().st_size / 2**20
+        engine = fresh_db(Path(tmp), "history")
+        history_s, whole = timed(crawl_history, engine, repository, "HEAD~1", since=args.since, jobs=2)
+        one_more_s, one_more = timed(crawl_history, engine, repository, "HEAD", jobs=2)
+        history_mb = (Path(tmp) / "history.db").stat().st_size / 2**20
+    report(results, "history_crawl", since=args.since, tags=len(tags), commits=whole.commits + one_more.commits,
+           blobs_parsed=whole.parsed, events=whole.events + one_more.events, tags_s=tags_s, tags_db_mb=tags_mb,
+           history_s=history_s + one_more_s, history_db_mb=history_mb, history_vs_tags_s=(history_s + one_more_s) / tags_s,
+           history_vs_tags_db=history_mb / tags_mb, one_more_commit_s=one_more_s,
+           one_more_vs_history=one_more_s / (history_s + one_more_s))
 
 
 @benchmark
@@ -400,12 +430,13 @@ def main() -> None:
     parser.add_argument("--tag", default="jax-v0.10.2")
     # A typical commit (rewords one error) whose parent the installed jaxlib 0.10.2 imports: its cases run.
     parser.add_argument("--refresh-rev", default="57ba662a85", help="the commit the refresh benchmark refreshes to")
+    parser.add_argument("--since", default="jax-v0.4.1", help="where the history benchmark's crawl begins")
     parser.add_argument("--cases", type=int, default=16, help="how many cases the reproduce benchmark runs")
     parser.add_argument("--lookup-db", help="a catalogue of every release (crawl --pypi-all) for the lookup benchmark")
     parser.add_argument("--only", default=",".join(BENCHMARKS), help="comma-separated: " + ",".join(BENCHMARKS))
     args = parser.parse_args()
     wanted = [n for n in args.only.split(",") if n]
-    needs_clone = {"crawl", "releases", "refresh"}
+    needs_clone = {"crawl", "releases", "refresh", "history"}
     results: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count()}
     for name in wanted:
         if name in needs_clone and not (Path(args.repo) / "HEAD").exists() and not (Path(args.repo) / ".git").exists():

@@ -136,9 +136,12 @@ def cli() -> None:
               help="Crawl this jax release from its wheel on the package index (repeatable).")
 @click.option("--pypi-all", is_flag=True, help=f"Crawl every jax release on the package index from {OLDEST_RELEASE} on.")
 @click.option("--force", is_flag=True, help="Crawl again snapshots already in the database.")
+@click.option("--history", is_flag=True,
+              help="Crawl every first-parent commit of --rev (default HEAD) of --repo: when each error came and went.")
+@click.option("--since", metavar="REV", help="With --history, the first commit to crawl [default: the root].")
 @jobs_option
 @db_option
-def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs, db) -> None:
+def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, history, since, jobs, db) -> None:
     """Extract every raise site of JAX at pinned commits into the database.
 
     With no --repo and no --pypi, crawls the installed jax package (recording its version, tag and
@@ -147,8 +150,15 @@ def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs,
     $JAX_ERRORS_CACHE/wheels, from the index at $JAX_ERRORS_INDEX_URL (default PyPI), and date
     it by its upload, or by --repo when the clone has its commit.
 
+    --history reads each distinct blob once and stores, per error, the spans of commits that raise
+    it and what each commit did to it. Stopped, it keeps every commit it finished; run it again to
+    go on, or later to add the commits the branch gained.
+
     Example: jax-errors crawl --pypi 0.11.2 --pypi 0.12.0.1
     """
+    if history:
+        _crawl_history(repo, revs, since, jobs, db)
+        return
     from jax_errors.crawler.crawl import crawl_snapshot, date_undated_snapshots
     from jax_errors.crawler.installed import installed_snapshot
     from jax_errors.crawler.releases import (
@@ -192,6 +202,19 @@ def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, jobs,
         date_undated_snapshots(engine, lambda row: repository.commit_date(row.commit))
         repository.close()
     date_undated_snapshots(engine, upload_dates())  # what no clone dates: releases by their upload
+
+
+def _crawl_history(repo, revs, since, jobs, db) -> None:
+    from jax_errors.crawler.history import crawl_history
+    from jax_errors.crawler.repository import JaxRepository
+
+    if not repo or len(revs) > 1:
+        raise click.UsageError("--history needs --repo, and one --rev at most")
+    engine = open_database(db)
+    with JaxRepository(repo) as repository, progress_bar(f"history of {revs[0] if revs else 'HEAD'}") as progress:
+        report = crawl_history(engine, repository, revs[0] if revs else "HEAD", since=since, jobs=jobs,
+                               progress=progress, waiting=waiting_notice(db))
+    click.echo(report.summary())
 
 
 @cli.command()

@@ -45,6 +45,11 @@ def release_tag(version: str) -> str:
     return f"{RELEASE_TAG_PREFIX}{version}"
 
 
+def is_final_release_tag(tag: str) -> bool:
+    """Whether a tag names a release users install (`jax-v0.4.30`), not a candidate (`jax-v0.4.30-rc`)."""
+    return re.fullmatch(re.escape(RELEASE_TAG_PREFIX) + r"\d+(?:\.\d+)*", tag) is not None
+
+
 def release_of(version: str | None, tag: str | None) -> str | None:
     """The release a snapshot is, from its version or its `jax-v*` tag."""
     if version:

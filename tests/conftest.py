@@ -73,7 +73,8 @@ class GitRepoBuilder:
             config.set_value("user", "name", "jax-errors tests")
             config.set_value("user", "email", "tests@example.invalid")
 
-    def commit(self, files: dict[str, str | None], message: str, *, tag: str | None = None) -> str:
+    def commit(self, files: dict[str, str | None], message: str, *, tag: str | None = None,
+               date: str | None = None) -> str:
         """Write (or, for None, delete) files, commit them, optionally tag; returns the sha."""
         for name, text in files.items():
             target = self.path / name
@@ -84,8 +85,9 @@ class GitRepoBuilder:
             target.write_text(textwrap.dedent(text).lstrip("\n"))
             self.repo.index.add([name])
         # A fixed date keeps commit shas the same on every run, so tests can pin them.
-        count = len(list(self.repo.iter_commits())) if self.repo.head.is_valid() else 0
-        date = f"2026-01-{count + 1:02d}T12:00:00"
+        if date is None:
+            count = len(list(self.repo.iter_commits())) if self.repo.head.is_valid() else 0
+            date = f"2026-01-{count + 1:02d}T12:00:00"
         commit = self.repo.index.commit(message, author_date=date, commit_date=date)
         if tag:
             self.repo.create_tag(tag, ref=commit)

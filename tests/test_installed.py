@@ -84,6 +84,7 @@ def test_messages_built_away_from_the_raise_read_as_users_see_them(crawled_db):
             .join(RaiseSite, RaiseSite.id == Occurrence.site_id)
             .where(RaiseSite.kind == "raise", RaiseSite.exc_class.in_(
                 ["ValueError", "jax._src.errors.UnexpectedTracerError"]))
+            .order_by(Occurrence.path, RaiseSite.lineno)  # of one function's raises, the last
         ) if (path, qualname) in expected}
     assert found == expected
 

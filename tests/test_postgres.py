@@ -122,3 +122,37 @@ def test_the_call_graph_on_postgres(postgres_url, git_repo):
         crawl_snapshot(engine, repository.snapshot("jax-v0.0.1"), force=True)  # replaces what it wrote
     assert entries(engine) == EXPECTED
     engine.dispose()
+
+
+def test_the_first_parent_history_on_postgres(postgres_url, git_repo, fresh_db):
+    """The same commits crawled into PostgreSQL and SQLite store the same spans, events and releases."""
+    from sqlalchemy import select
+
+    from jax_errors.crawler.history import crawl_history
+    from jax_errors.db.models import ErrorSpan, HistoryCommit, HistoryEvent
+
+    git_repo.commit({"jax/core.py": "def f(x):\n    raise ValueError(f'bad {x}')\n"}, "one")
+    git_repo.commit({"jax/core.py": "def f(x):\n    raise ValueError(f'very bad {x}')\n"}, "two", tag="jax-v0.0.1")
+    git_repo.commit({"jax/other.py": "def g():\n    raise TypeError('no')\n"}, "three")
+    git_repo.commit({"jax/core.py": "X = 1\n"}, "four")
+
+    def stored(engine):
+        with Session(engine) as session:
+            return (session.execute(select(HistoryCommit.position, HistoryCommit.commit, HistoryCommit.releases)
+                                    .order_by(HistoryCommit.position)).all(),
+                    sorted(session.execute(select(ErrorSpan.error_id, ErrorSpan.path, ErrorSpan.first_position,
+                                                  ErrorSpan.last_position)).all(), key=repr),
+                    sorted(session.execute(select(HistoryEvent.position, HistoryEvent.kind, HistoryEvent.error_id,
+                                                  HistoryEvent.previous_id)).all(), key=repr))
+
+    engine = open_database(postgres_url)
+    with JaxRepository(git_repo.path) as repository:
+        crawl_history(engine, repository, "HEAD~1")
+        crawl_history(engine, repository, "HEAD")  # goes on from the commit stored last
+        crawl_history(fresh_db, repository, "HEAD")
+    on_postgres = stored(engine)
+    assert on_postgres == stored(fresh_db)
+    commits, spans, events = on_postgres
+    assert [c.releases for c in commits] == [[], ["jax-v0.0.1"], [], []]
+    assert [(e.position, e.kind) for e in events] == [(2, "reworded"), (3, "added"), (4, "removed")]
+    engine.dispose()

@@ -58,7 +58,9 @@ def error_ids(occurrences: Iterable[tuple[str, str | None]]) -> list[str | None]
     for path, base in pairs:
         if base is not None:
             paths_by_id[base].add(path)
-    return [
-        None if base is None else base if len(paths_by_id[base]) == 1 else _digest(base, path)
-        for path, base in pairs
-    ]
+    return [None if base is None else error_id(base, path, shared=len(paths_by_id[base]) > 1) for path, base in pairs]
+
+
+def error_id(base: str, path: str, *, shared: bool) -> str:
+    """A raise's snapshot-wide id: its base id, with its path mixed in when another file has that base id too."""
+    return _digest(base, path) if shared else base

@@ -10,6 +10,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.crawl import CrawlReport, crawl_snapshot, date_undated_snapshots
+from jax_errors.crawler.history import HistoryReport, crawl_history, has_history
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.history import SnapshotDiff, diff_snapshots, ordered_snapshots
 from jax_errors.db.models import Snapshot
@@ -29,6 +30,7 @@ DEFAULT_LIMIT = 100
 class RefreshReport:
     rev: str
     crawls: list[CrawlReport] = field(default_factory=list)
+    history: HistoryReport | None = None  # the first-parent history extended, where the catalogue has one
     diff: SnapshotDiff | None = None
     affected: list[str] = field(default_factory=list)  # cases whose raise site changed
     reproduction: RunReport | None = None
@@ -66,6 +68,8 @@ class RefreshReport:
             parts.append(f"{len(self.affected)} cases not re-run: {self.not_run}")
         elif self.diff is not None:
             parts.append(f"{len(self.affected)} cases affected")
+        if self.history is not None and self.history.commits:
+            parts.append(f"history: {self.history.commits} commits, {self.history.events} error events")
         if self.site is not None:
             parts.append(f"site: {self.site.rewritten} pages rewritten, {self.site.unchanged} unchanged")
         return "; ".join(parts + ([f"{self.seconds:.1f} s"] if self.crawls or self.site else []))
@@ -77,6 +81,8 @@ def refresh(
     timeout: float | None = None, site: SiteConfig | None = None, waiting: Callable[[], None] | None = None,
 ) -> RefreshReport:
     """Crawl the commits of `rev` not yet crawled, each in its own transaction, and diff them.
+
+    A catalogue holding a first-parent history (`crawl --history`) has it extended to `rev` too.
 
     The diff compares the newest snapshot crawled before (on this branch if it has one) with `rev`.
     Of `cases`, those whose raise site changed run again on the new commit's jax source (see
@@ -95,6 +101,8 @@ def refresh(
     for commit in todo:
         report.crawls.append(crawl_snapshot(engine, repository.snapshot(commit), jobs=jobs, progress=progress,
                                             waiting=waiting))
+    if has_history(engine):
+        report.history = crawl_history(engine, repository, rev, jobs=jobs, progress=progress, waiting=waiting)
     if todo and before:
         with Session(engine) as session:
             new = session.scalar(select(Snapshot).where(Snapshot.commit == todo[-1]))

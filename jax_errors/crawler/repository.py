@@ -6,9 +6,10 @@ import contextlib
 import io
 import zlib
 from collections.abc import Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 import git
 from gitdb.exc import BadName, BadObject
@@ -138,6 +139,64 @@ class JaxRepository:
         listed = self.repo.git.rev_list("--first-parent", f"--max-count={limit}", tip, "--not", *known)
         return list(reversed(listed.split()))
 
+    def first_parent_line(self, rev: str, *, after: str | None = None) -> list[tuple[str, datetime]]:
+        """`rev`'s first-parent history, oldest first, with commit dates (UTC): from the root, or after `after`.
+
+        From the root, a commit's place in the list, counted from 1, is its first-parent depth: it
+        never changes as the branch grows.
+
+        Raises:
+            SourceError: `after` is not on `rev`'s first-parent history.
+        """
+        tip = self.commit(rev).hexsha
+        span = [f"{after}..{tip}"] if after else [tip]
+        listed = self.repo.git.rev_list("--first-parent", "--reverse", "--format=%ct", *span)
+        line, lines = [], iter(listed.splitlines())
+        for header in lines:
+            sha, stamp = header.split()[-1], next(lines)
+            line.append((sha, datetime.fromtimestamp(int(stamp), UTC)))
+        if after and line and [c.hexsha for c in self.commit(line[0][0]).parents[:1]] != [self.commit(after).hexsha]:
+            raise SourceError(f"{after[:10]} is not on the first-parent history of {rev}")
+        return line
+
+    def first_parent_changes(self, start: str, tip: str, *, folder: str = PACKAGE_DIR
+                             ) -> Iterator[tuple[str, list[ChangedFile]]]:
+        """Per first-parent commit after `start` up to `tip` that touches `folder`, oldest first: its changed files.
+
+        Each commit is compared with its first parent, merges too; renames are a deletion and an addition.
+        """
+        output = self.repo.git.log("--first-parent", "--reverse", "--raw", "--no-renames", "--no-abbrev", "-z",
+                                   "--diff-merges=first-parent", "--format=%x01%H", f"{start}..{tip}", "--", folder)
+        for chunk in output.split("\x01")[1:]:
+            header, _, raw = chunk.partition("\0")
+            fields = raw.lstrip("\n").split("\0")
+            changes = []
+            for meta, path in zip(fields[0::2], fields[1::2]):
+                _old_mode, new_mode, _old, new, status = meta.lstrip(":").split()
+                if status == "D":
+                    changes.append(ChangedFile(path, None, False))
+                else:
+                    changes.append(ChangedFile(path, new, new_mode == _SYMLINK_MODE))
+            yield header.strip(), changes
+
+    def release_fork_points(self, on_line: set[str], tags: list[str], *, not_before: datetime | None = None,
+                            reach: int = 50) -> dict[str, str]:
+        """Per tag, the commit of `on_line` it was made from: its own, or where its release branch left the line.
+
+        A tag whose first `reach` first-parent commits are all off the line is left out, and so is one
+        committed before `not_before` (the line's first commit), which cannot have been made from it.
+        """
+        found = {}
+        dated = self._tag_dates()
+        for tag in tags:
+            if not_before is not None and tag in dated and dated[tag] < not_before:
+                continue
+            for sha in self.repo.git.rev_list("--first-parent", f"--max-count={reach}", tag).split():
+                if sha in on_line:
+                    found[tag] = sha
+                    break
+        return found
+
     def commit_date(self, sha: str) -> datetime | None:
         """When `sha` was committed, if the repository holds that commit."""
         return self.repo.commit(sha).committed_datetime if is_commit(sha) and self.has_commit(sha) else None
@@ -160,6 +219,15 @@ class JaxRepository:
             tags.setdefault(target, []).append(name)
         return tags
 
+    def _tag_dates(self) -> dict[str, datetime]:
+        dates = {}
+        for line in self.repo.git.for_each_ref(
+                "--format=%(refname:short) %(*committerdate:unix) %(committerdate:unix)", "refs/tags").splitlines():
+            name, *stamps = line.split()
+            if stamps:
+                dates[name] = datetime.fromtimestamp(int(stamps[0]), UTC)  # annotated tags peel to the commit
+        return dates
+
     def release_tag_of(self, commit: str, *, preferred: str | None = None) -> str | None:
         names = [t for t in self._tags_by_commit.get(commit, []) if t.startswith(RELEASE_TAG_PREFIX)]
         if preferred in names:
@@ -173,6 +241,14 @@ class JaxRepository:
 
 
 _SYMLINK_MODE = "120000"
+
+
+class ChangedFile(NamedTuple):
+    """A file a commit changed: its new blob, or None where the commit deleted it."""
+
+    path: str
+    blob_sha: str | None
+    link: bool
 
 
 def _is_git_dir(path: Path) -> bool:

@@ -18,9 +18,20 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.ids import base_ids, error_ids
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, RaiseSite
 from jax_errors.crawler.sources import is_package_source
-from jax_errors.db.models import Blob, ConfirmedTrigger, Occurrence, Reproduction, Snapshot, SnapshotFile, StaticLink
+from jax_errors.db.models import (
+    Blob,
+    ConfirmedTrigger,
+    FileSpan,
+    Occurrence,
+    OccurrenceSpan,
+    Reproduction,
+    Snapshot,
+    SnapshotFile,
+    StaticLink,
+)
 from jax_errors.db.models import RaiseSite as RaiseSiteRow
 from jax_errors.db.queries import WORDING_KINDS, chunks
+from jax_errors.db.spans import place
 from jax_errors.db.text import storable
 from jax_errors.exceptions import SourceParseError
 
@@ -56,7 +67,7 @@ class SnapshotCounts:
 def is_current(session: Session, snapshot: Snapshot) -> bool:
     """Whether every blob of the snapshot was scanned by this extractor version."""
     stale = session.scalar(
-        select(SnapshotFile.id).join(Blob)
+        select(SnapshotFile.span_id).join(Blob)
         .where(SnapshotFile.snapshot_id == snapshot.id, Blob.extractor_version != EXTRACTOR_VERSION)
         .limit(1)
     )
@@ -141,10 +152,7 @@ def _site_row(sha: str, site: RaiseSite, base_id: str | None) -> dict:
 
 
 def store_files(session: Session, row: Snapshot, files: Sequence[PlacedFile]) -> None:
-    session.execute(delete(SnapshotFile).where(SnapshotFile.snapshot_id == row.id))
-    session.execute(insert(SnapshotFile), [
-        {"snapshot_id": row.id, "path": f.path, "blob_sha": f.blob_sha} for f in files
-    ])
+    place(session, FileSpan, row.id, ((f.path, f.blob_sha) for f in files))
 
 
 def _sites_by_blob(session: Session, shas: Iterable[str]) -> dict[str, list[tuple[int, str | None]]]:
@@ -162,15 +170,11 @@ def _sites_by_blob(session: Session, shas: Iterable[str]) -> dict[str, list[tupl
 
 def store_occurrences(session: Session, row: Snapshot, files: Sequence[PlacedFile]) -> None:
     """Place every site of the snapshot's blobs at the file's path, with its snapshot-wide error id."""
-    session.execute(delete(Occurrence).where(Occurrence.snapshot_id == row.id))
     by_blob = _sites_by_blob(session, (f.blob_sha for f in files))
     placed = [(f.path, site_id, base) for f in files for site_id, base in by_blob.get(f.blob_sha, [])]
     ids = error_ids((path, base) for path, _site, base in placed)
-    if placed:
-        session.execute(insert(Occurrence), [
-            {"snapshot_id": row.id, "site_id": site_id, "path": path, "error_id": error_id}
-            for (path, site_id, _base), error_id in zip(placed, ids)
-        ])
+    place(session, OccurrenceSpan, row.id, ((site_id, path, error_id)
+                                            for (path, site_id, _base), error_id in zip(placed, ids)))
 
 
 def count(session: Session, row: Snapshot) -> SnapshotCounts:

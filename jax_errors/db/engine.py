@@ -16,7 +16,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.orm import Session
 
 from jax_errors.db.location import DEFAULT_DB, is_url
@@ -24,6 +24,8 @@ from jax_errors.exceptions import DatabaseError
 
 # How long a statement waits for another process's write to end before it fails.
 BUSY_TIMEOUT_MS = int(os.environ.get("JAX_ERRORS_BUSY_TIMEOUT_MS", "60000"))
+# The advisory lock every writer takes on PostgreSQL (an arbitrary number of this project's own).
+WRITE_LOCK_KEY = 0x6A6178
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 
 
@@ -99,11 +101,15 @@ def begin_writing(session: Session, *, waiting: Callable[[], None] | None = None
     writes cannot wait for the lock: if another process committed in between, its first write
     fails at once ("database is locked"). Taken first, the lock is waited for, up to
     BUSY_TIMEOUT_MS, and `waiting()` is called once when another process holds it. On
-    PostgreSQL rows are locked as they are written; nothing is done.
+    PostgreSQL it takes a transaction-level advisory lock that every writer takes.
 
     Raises:
         DatabaseError: another process held the lock longer than BUSY_TIMEOUT_MS, or the database is read-only.
     """
+    if session.get_bind().dialect.name == "postgresql":
+        # Spans are read, then cut and joined: two writers must not place snapshots at once.
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
+        return
     if session.get_bind().dialect.name != "sqlite":
         return
     driver = session.connection().connection.driver_connection

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, MetaData, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, MetaData, String, Text, UniqueConstraint, and_, or_, select
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from jax_errors.snapshots import release_of, snapshot_label
@@ -92,13 +92,6 @@ class Snapshot(Base):
     site_count: Mapped[int] = mapped_column(default=0)
     parse_failures: Mapped[int] = mapped_column(default=0)
 
-    files: Mapped[list[SnapshotFile]] = relationship(
-        back_populates="snapshot", cascade="all, delete-orphan", order_by="SnapshotFile.path"
-    )
-    occurrences: Mapped[list[Occurrence]] = relationship(
-        back_populates="snapshot", cascade="all, delete-orphan"
-    )
-
     @property
     def label(self) -> str:
         return snapshot_label(self.tag, self.version, self.commit)
@@ -112,38 +105,70 @@ class Snapshot(Base):
         return f"<Snapshot {self.commit[:10]} tag={self.tag} files={self.file_count}>"
 
 
-class SnapshotFile(Base):
-    """Which blob a path held in a snapshot."""
+class FileSpan(Base):
+    """Which blob a path held in every snapshot from `first_snapshot` to `last_snapshot` (None: to the newest).
 
-    __tablename__ = "snapshot_files"
-    __table_args__ = (UniqueConstraint("snapshot_id", "path"),)
+    Snapshot ids are the order spans run along: a span holds every snapshot whose id is in it.
+    A path whose blob does not change across crawls is one row, however many snapshots hold it.
+    """
+
+    __tablename__ = "file_spans"
+    __table_args__ = (Index("ix_file_spans_last_first", "last_snapshot", "first_snapshot"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"))
     path: Mapped[str] = mapped_column(Text)
     blob_sha: Mapped[str] = mapped_column(ForeignKey("blobs.sha"), index=True)
+    first_snapshot: Mapped[int]
+    last_snapshot: Mapped[int | None]
 
-    snapshot: Mapped[Snapshot] = relationship(back_populates="files")
-    blob: Mapped[Blob] = relationship()
+    def __repr__(self) -> str:
+        return f"<FileSpan {self.path} {self.blob_sha[:10]} snapshots {self.first_snapshot}..{self.last_snapshot or ''}>"
+
+
+class OccurrenceSpan(Base):
+    """A raise site at a path, with its error id, in every snapshot from `first_snapshot` to `last_snapshot`."""
+
+    __tablename__ = "occurrence_spans"
+    __table_args__ = (Index("ix_occurrence_spans_last_first", "last_snapshot", "first_snapshot"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    site_id: Mapped[int] = mapped_column(ForeignKey("raise_sites.id", ondelete="CASCADE"), index=True)
+    path: Mapped[str] = mapped_column(Text)
+    error_id: Mapped[str | None] = mapped_column(String(16), index=True)
+    first_snapshot: Mapped[int]
+    last_snapshot: Mapped[int | None]
+
+    def __repr__(self) -> str:
+        return f"<OccurrenceSpan {self.error_id} {self.path} snapshots {self.first_snapshot}..{self.last_snapshot or ''}>"
+
+
+def _in_each_snapshot(span: type[FileSpan] | type[OccurrenceSpan], *columns):
+    """A span's rows once per snapshot they hold: what was stored per snapshot before spans."""
+    holds = and_(span.first_snapshot <= Snapshot.id, or_(span.last_snapshot.is_(None), span.last_snapshot >= Snapshot.id))
+    return select(Snapshot.id.label("snapshot_id"), span.id.label("span_id"), *columns).join(span, holds).subquery()
+
+
+class SnapshotFile(Base):
+    """Which blob a path held in one snapshot: file spans, read per snapshot (write `FileSpan` rows instead)."""
+
+    __table__ = _in_each_snapshot(FileSpan, FileSpan.path, FileSpan.blob_sha)
+    __mapper_args__ = {"primary_key": [__table__.c.snapshot_id, __table__.c.span_id]}
+
+    blob: Mapped[Blob] = relationship(primaryjoin="foreign(SnapshotFile.blob_sha) == Blob.sha", viewonly=True)
 
     def __repr__(self) -> str:
         return f"<SnapshotFile {self.path} {self.blob_sha[:10]}>"
 
 
 class Occurrence(Base):
-    """A raise site as it stands in one snapshot, with its stable error id."""
+    """A raise site as it stands in one snapshot, with its stable error id: occurrence spans, read per snapshot."""
 
-    __tablename__ = "occurrences"
-    __table_args__ = (Index("ix_occurrences_snapshot_path", "snapshot_id", "path"),)
+    __table__ = _in_each_snapshot(OccurrenceSpan, OccurrenceSpan.site_id, OccurrenceSpan.path, OccurrenceSpan.error_id)
+    __mapper_args__ = {"primary_key": [__table__.c.snapshot_id, __table__.c.span_id]}
 
-    id: Mapped[int] = mapped_column(primary_key=True)
-    snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"))
-    site_id: Mapped[int] = mapped_column(ForeignKey("raise_sites.id", ondelete="CASCADE"), index=True)
-    path: Mapped[str] = mapped_column(Text)
-    error_id: Mapped[str | None] = mapped_column(String(16), index=True)
-
-    snapshot: Mapped[Snapshot] = relationship(back_populates="occurrences")
-    site: Mapped[RaiseSite] = relationship()
+    snapshot: Mapped[Snapshot] = relationship(primaryjoin="foreign(Occurrence.snapshot_id) == Snapshot.id",
+                                              viewonly=True)
+    site: Mapped[RaiseSite] = relationship(primaryjoin="foreign(Occurrence.site_id) == RaiseSite.id", viewonly=True)
 
     def __repr__(self) -> str:
         return f"<Occurrence {self.error_id} {self.path}:{self.site.lineno if self.site else '?'}>"
@@ -342,3 +367,74 @@ class ConfirmedTrigger(Base):
 
     def __repr__(self) -> str:
         return f"<ConfirmedTrigger {self.node_id} {self.status} {self.error_id} at {self.jax_path}:{self.jax_line}>"
+
+
+# The history line: every commit of a branch's first-parent history, crawled by `crawl --history`.
+
+class HistoryCommit(Base):
+    """One commit of the first-parent history, at its place on that line (its first-parent depth)."""
+
+    __tablename__ = "history_commits"
+
+    position: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    commit: Mapped[str] = mapped_column(String(40), unique=True)
+    committed_at: Mapped[datetime]
+    # Release tags made from this commit: on it, or on a release branch that left the line here.
+    releases: Mapped[list[str]] = mapped_column(JSON, default=list)
+
+    def __repr__(self) -> str:
+        return f"<HistoryCommit {self.position} {self.commit[:10]} {self.releases or ''}>"
+
+
+class ErrorSpan(Base):
+    """An error id raised at a path by every commit of the history from `first_position` to `last_position`.
+
+    `last_position` None: to the newest commit crawled. A span is written when the error comes, goes
+    or moves to another file, never for a commit that leaves it as it was.
+    """
+
+    __tablename__ = "error_spans"
+    __table_args__ = (Index("ix_error_spans_last_first", "last_position", "first_position"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    error_id: Mapped[str] = mapped_column(String(16), index=True)
+    path: Mapped[str] = mapped_column(Text)
+    first_position: Mapped[int]
+    last_position: Mapped[int | None]
+
+    def __repr__(self) -> str:
+        return f"<ErrorSpan {self.error_id} {self.path} {self.first_position}..{self.last_position or ''}>"
+
+
+class HistoryEvent(Base):
+    """What one commit of the history did to an error: `added`, `removed`, `reworded`, `moved` (function or file)."""
+
+    __tablename__ = "history_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    position: Mapped[int] = mapped_column(index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    error_id: Mapped[str] = mapped_column(String(16), index=True)  # the id after the commit (removed: before)
+    previous_id: Mapped[str | None] = mapped_column(String(16), index=True)  # reworded or moved from
+    path: Mapped[str] = mapped_column(Text)
+    previous_path: Mapped[str | None] = mapped_column(Text)
+    template: Mapped[str] = mapped_column(Text)  # the message's skeleton after the commit (removed: before)
+    previous_template: Mapped[str | None] = mapped_column(Text)
+
+    def __repr__(self) -> str:
+        return f"<HistoryEvent {self.position} {self.kind} {self.previous_id or ''}->{self.error_id}>"
+
+
+class BlobErrors(Base):
+    """What the history needs of one blob's raises, scanned once: per raise, its base id and identifying words."""
+
+    __tablename__ = "blob_errors"
+
+    sha: Mapped[str] = mapped_column(String(40), primary_key=True)
+    extractor_version: Mapped[str] = mapped_column(String(16))
+    # [base id, class or raised expression, function, message skeleton, line] per raise, in line order
+    errors: Mapped[list[Any]] = mapped_column(JSON)
+    parse_error: Mapped[str | None] = mapped_column(Text)
+
+    def __repr__(self) -> str:
+        return f"<BlobErrors {self.sha[:10]} {len(self.errors)} raises>"

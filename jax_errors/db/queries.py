@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from jax_errors.db.models import (
     ConfirmedTrigger,
     Occurrence,
+    OccurrenceSpan,
     RaisedBy,
     RaisesAssert,
     RaiseSite,
@@ -89,9 +90,9 @@ def snapshot_stats(engine: Engine) -> list[SnapshotStats]:
             select(
                 Snapshot.tag, Snapshot.version, Snapshot.commit, Snapshot.file_count, Snapshot.parse_failures,
                 Snapshot.committed_at,
-                func.count(Occurrence.id).filter(RaiseSite.kind.not_in(WORDING_KINDS)),
-                func.count(Occurrence.id).filter(has_message),
-                func.count(Occurrence.id).filter(has_message & RaiseSite.template_complete),
+                func.count(Occurrence.span_id).filter(RaiseSite.kind.not_in(WORDING_KINDS)),
+                func.count(Occurrence.span_id).filter(has_message),
+                func.count(Occurrence.span_id).filter(has_message & RaiseSite.template_complete),
             )
             .join(Occurrence, Occurrence.snapshot_id == Snapshot.id, isouter=True)
             .join(RaiseSite, RaiseSite.id == Occurrence.site_id, isouter=True)
@@ -207,7 +208,7 @@ def catalogue_occurrences(session: Session) -> list[PlacedSite]:
 
 def catalogue_sites(session: Session) -> dict[int, RaiseSite]:
     """Every raise site row that stands in some snapshot under an error id, by row id."""
-    placed = select(Occurrence.site_id).where(Occurrence.error_id.is_not(None))
+    placed = select(OccurrenceSpan.site_id).where(OccurrenceSpan.error_id.is_not(None))  # in some snapshot, so
     return {site.id: site for site in session.scalars(select(RaiseSite).where(RaiseSite.id.in_(placed)))}
 
 

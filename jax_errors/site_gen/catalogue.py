@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from jax_errors.crawler.imports import module_name
 from jax_errors.db import queries
+from jax_errors.db.commit_history import CommitHistory, LineHistory
 from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import ErrorHistory, catalogue_history, lineage, live_successor
 from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
@@ -179,6 +180,7 @@ class CardHistory:
     reworded_to: tuple[ErrorLink, ...] = ()  # later wordings
     moved_from: tuple[ErrorLink, ...] = ()  # the same words raised before from another function or file
     moved_to: tuple[ErrorLink, ...] = ()  # where the same words are raised later
+    commits: CommitHistory | None = None  # commit by commit, where the first-parent history was crawled
 
     @property
     def successors(self) -> tuple[ErrorLink, ...]:
@@ -311,6 +313,7 @@ def load_catalogue(
     with Session(engine) as session:
         consistent_reads(session)
         history = catalogue_history(session)
+        line = LineHistory(session)
         ordered = [SnapshotInfo.from_row(row, rank) for rank, row in enumerate(history.snapshots)]
         snapshots = {snap.id: snap for snap in ordered}
         placed = queries.catalogue_occurrences(session)
@@ -336,7 +339,8 @@ def load_catalogue(
         cards[error_id] = Card(
             id=error_id, site=sites[spans[0][1].site_id], location=spans[0][0],
             locations=tuple(loc for loc, _ in spans),
-            history=_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1),
+            history=replace(_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1),
+                            commits=line.of(error_id) if line else None),
             knowledge=entry, case=_case_for(error_id, entry, cases_by_name, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),

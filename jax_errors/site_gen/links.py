@@ -23,6 +23,11 @@ def github_url(ref: str, path: str, line: int | None = None, end_line: int | Non
     return f"{url}#L{line}"
 
 
+def commit_url(sha: str) -> str:
+    """The GitHub page of one JAX commit."""
+    return f"{GITHUB_REPO}/commit/{sha}"
+
+
 JAX_ERRORS_PAGE = "https://docs.jax.dev/en/latest/errors.html"
 # How many words of a message's longest literal run a search of JAX's issues quotes.
 SEARCH_WORDS = 8

@@ -18,12 +18,14 @@ from typing import Any
 import fastjsonschema
 
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
+from jax_errors.db.commit_history import CommitHistory, LineCommit
 from jax_errors.exceptions import RecordError
 from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, SnapshotInfo
 from jax_errors.site_gen.circumstances import circumstances_of
-from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, github_url
+from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, commit_url, github_url
+from jax_errors.snapshots import RELEASE_TAG_PREFIX
 
-SCHEMA_VERSION = "2.5.0"
+SCHEMA_VERSION = "2.6.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -140,14 +142,48 @@ def provenance(card: Card) -> dict[str, str]:
 
 
 def _affected(card: Card) -> dict[str, Any]:
-    """OSV's `affected`: the releases that raise it, and the commit range (introduced, then fixed if retired)."""
-    events: list[dict[str, str]] = [{"introduced": card.history.first.ref}]
-    if card.history.retired_since:
-        events.append({"fixed": card.history.retired_since.ref})
+    """OSV's `affected`: the releases that raise it, and the commit ranges (introduced, then fixed if retired).
+
+    From the first-parent history when it was crawled: the exact commits, each time the error came
+    and went ("0" where it was raised when the crawled history begins). Else the snapshots around it.
+    """
+    line = card.history.commits
+    if line is not None:
+        events: list[dict[str, str]] = []
+        for run in line.presence:
+            events.append({"introduced": "0" if run.first == line.began else run.first.commit})
+            if run.ended_by is not None:
+                events.append({"fixed": run.ended_by.commit})
+    else:
+        events = [{"introduced": card.history.first.ref}]
+        if card.history.retired_since:
+            events.append({"fixed": card.history.retired_since.ref})
     return {
         "package": {"ecosystem": "PyPI", "name": "jax", "purl": "pkg:pypi/jax"},
         "versions": card.versions,
         "ranges": [{"type": "GIT", "repo": GITHUB_REPO, "events": events}],
+    }
+
+
+def _commit_history(line: CommitHistory | None) -> dict[str, Any] | None:
+    if line is None:
+        return None
+
+    def commit(c: LineCommit) -> dict[str, str]:
+        return {"commit": c.commit, "date": timestamp(c.committed_at), "url": commit_url(c.commit)}
+
+    return {
+        "began": commit(line.began),
+        "introduced": None if line.present_at_start else commit(line.presence[0].first),
+        "removed": commit(line.removed_at) if line.removed_at else None,
+        "presence": [{"from": commit(run.first), "until": commit(run.last) if run.last else None}
+                     for run in line.presence],
+        "releases": [tag.removeprefix(RELEASE_TAG_PREFIX) for tag in line.releases],
+        "events": [
+            {"kind": e.kind, **commit(e.at), "id": e.error_id, "previous_id": e.previous_id, "path": e.path,
+             "previous_path": e.previous_path, "words": e.words, "previous_words": e.previous_words}
+            for e in line.events
+        ],
     }
 
 
@@ -177,6 +213,7 @@ def _history(card: Card) -> dict[str, Any]:
         "versions": list(history.versions),
         "reworded_from": links(history.reworded_from), "reworded_to": links(history.reworded_to),
         "moved_from": links(history.moved_from), "moved_to": links(history.moved_to),
+        "commits": _commit_history(history.commits),
     }
 
 

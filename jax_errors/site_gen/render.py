@@ -17,6 +17,7 @@ from jax_errors.site_gen.links import (
     GITHUB_REPO,
     card_json_path,
     card_path,
+    commit_url,
     diff_path,
     errors_page_url,
     github_url,
@@ -108,7 +109,7 @@ def environment() -> Environment:
     env.globals.update(
         site_name=SITE_NAME, repo_url=GITHUB_REPO, card_path=card_path, card_json_path=card_json_path,
         diff_path=lambda diff: diff_path(diff.old.label, diff.new.label), github_url=github_url,
-        errors_page_url=errors_page_url, issue_search_url=issue_search_url,
+        errors_page_url=errors_page_url, issue_search_url=issue_search_url, commit_url=commit_url,
     )
     return env
 
