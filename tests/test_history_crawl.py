@@ -211,6 +211,7 @@ def test_a_card_shows_the_commits_that_made_its_error(history_repo, fresh_db):
         validate(record, "error.schema.json")
         commits = record["history"]["commits"]
         for event in commits["events"]:
+            assert event["function"].startswith(("f", "g")) and event["previous_function"] in (None, event["function"])
             position = history_repo.shas.index(event["commit"])
             assert history_repo.kinds[position] == {"reworded": "reword", "added": "add", "moved": "move",
                                                     "removed": "remove"}.get(event["kind"]) or \
@@ -326,7 +327,7 @@ def test_a_lineage_is_present_through_its_rewordings(fresh_db):
         ])
         session.execute(insert(HistoryEvent), [
             {"position": 4, "kind": "reworded", "error_id": "b" * 16, "previous_id": "a" * 16, "path": "jax/x.py",
-             "template": "new {}", "previous_template": "old {}"}])
+             "function": "f", "previous_function": "f", "template": "new {}", "previous_template": "old {}"}])
     with Session(fresh_db) as session:
         line = LineHistory(session)
     history = line.of("b" * 16)

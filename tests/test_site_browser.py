@@ -263,13 +263,18 @@ def _first_link(site: Path, page: str, prefix: str) -> str:
 
 @pytest.fixture(scope="module")
 def history_site(git_repo_module):
-    """A two-release site: the only kind with a page for the change between two snapshots (diff.html)."""
+    """A two-release site with its commit history: the only kind with a page for the change between two snapshots
+    (diff.html), and with cards that list commits."""
     from test_lookup_history import two_release_catalogue
 
+    from jax_errors.crawler.history import crawl_history
+    from jax_errors.crawler.repository import JaxRepository
     from jax_errors.site_gen.build import SiteConfig, build_site
 
     repo, tmp = git_repo_module
     engine = two_release_catalogue(repo, tmp / "history.db")
+    with JaxRepository(repo.path) as repository:
+        crawl_history(engine, repository)  # cards then show the commits that changed their errors
     report = build_site(engine, SiteConfig(out=tmp / "_site", knowledge_dir=tmp / "none", cases_dir=tmp / "none",
                                            search=False))
     with served(report.out) as url:
@@ -291,12 +296,15 @@ def _every_template(built_site, history_site) -> list[tuple[str, str, str]]:
     site, (small, small_url) = built_site.out, history_site
     uncurated = next(p.name for p in sorted((site / "errors").glob("*.html"))
                      if 'id="solutions-section"' not in p.read_text(encoding="utf-8"))
+    with_commits = next(p.name for p in sorted((small / "errors").glob("*.html"))
+                        if 'class="commit-events"' in p.read_text(encoding="utf-8"))
     return [
         ("home.html", "", "index.html"), ("search.html", "", "search.html"),
         ("card.html (curated)", "", f"errors/{SEED_ID}.html"), ("card.html (uncurated)", "", f"errors/{uncurated}"),
         ("groups.html", "", "modules/index.html"), ("group.html", "", _first_link(site, "modules/index.html", "modules/")),
         ("group.html (curated)", "", "curated.html"), ("diffs.html", small_url, "diffs/index.html"),
         ("diff.html", small_url, _first_link(small, "diffs/index.html", "diffs/")),
+        ("card.html (commit by commit)", small_url, f"errors/{with_commits}"),
     ]
 
 

@@ -355,8 +355,10 @@ def _record(batch: _Batch, position: int, before: dict[str, ErrorInfo], after: d
 
 def _event(position: int, kind: str, info: ErrorInfo, previous: ErrorInfo | None = None) -> dict:
     return {"position": position, "kind": kind, "error_id": info.error_id, "path": info.path,
-            "template": info.skeleton, "previous_id": previous.error_id if previous else None,
+            "function": info.qualname, "template": info.skeleton,
+            "previous_id": previous.error_id if previous else None,
             "previous_path": previous.path if previous else None,
+            "previous_function": previous.qualname if previous else None,
             "previous_template": previous.skeleton if previous else None}
 
 

@@ -37,6 +37,8 @@ class CommitEvent:
     previous_id: str | None
     path: str
     previous_path: str | None
+    function: str
+    previous_function: str | None
     words: str  # the message's skeleton after the commit (removed: before it)
     previous_words: str | None
 
@@ -148,7 +150,8 @@ class LineHistory:
 
     def _event(self, event: HistoryEvent) -> CommitEvent:
         return CommitEvent(event.kind, self.commits[event.position], event.error_id, event.previous_id,
-                           event.path, event.previous_path, event.template, event.previous_template)
+                           event.path, event.previous_path, event.function, event.previous_function,
+                           event.template, event.previous_template)
 
 
 def _merged(spans: Iterable[tuple[int, int | None]]) -> list[tuple[int, int | None]]:

@@ -418,6 +418,8 @@ class HistoryEvent(Base):
     previous_id: Mapped[str | None] = mapped_column(String(16), index=True)  # reworded or moved from
     path: Mapped[str] = mapped_column(Text)
     previous_path: Mapped[str | None] = mapped_column(Text)
+    function: Mapped[str] = mapped_column(Text)  # the raising function's qualified name
+    previous_function: Mapped[str | None] = mapped_column(Text)
     template: Mapped[str] = mapped_column(Text)  # the message's skeleton after the commit (removed: before)
     previous_template: Mapped[str | None] = mapped_column(Text)
 

@@ -181,7 +181,8 @@ def _commit_history(line: CommitHistory | None) -> dict[str, Any] | None:
         "releases": [tag.removeprefix(RELEASE_TAG_PREFIX) for tag in line.releases],
         "events": [
             {"kind": e.kind, **commit(e.at), "id": e.error_id, "previous_id": e.previous_id, "path": e.path,
-             "previous_path": e.previous_path, "words": e.words, "previous_words": e.previous_words}
+             "previous_path": e.previous_path, "function": e.function, "previous_function": e.previous_function,
+             "words": e.words, "previous_words": e.previous_words}
             for e in line.events
         ],
     }

@@ -102,6 +102,8 @@ def _create_history_tables() -> None:
     sa.Column('previous_id', sa.String(length=16), nullable=True),
     sa.Column('path', sa.Text(), nullable=False),
     sa.Column('previous_path', sa.Text(), nullable=True),
+    sa.Column('function', sa.Text(), nullable=False),
+    sa.Column('previous_function', sa.Text(), nullable=True),
     sa.Column('template', sa.Text(), nullable=False),
     sa.Column('previous_template', sa.Text(), nullable=True),
     sa.PrimaryKeyConstraint('id', name=op.f('pk_history_events'))
