@@ -288,9 +288,18 @@ def test_bad_input_is_one_line(history_repo, tmp_path):
 
 
     db = tmp_path / "h.db"
+    history_repo.repo.git.checkout("--orphan", "elsewhere")
+    elsewhere = history_repo.commit({"jax/other.py": "X = 1\n"}, "unrelated", date="2025-06-01T12:00:00")
+    history_repo.repo.git.checkout("-f", "main")
+    done = run("crawl", "--repo", str(history_repo.path), "--history", "--rev", "main", "--since", elsewhere,
+               "--db", str(db))
+    assert "is not on the first-parent history of main, nor made from a commit of it" in one_line_error(done)
+    # A commit of a branch made from the line (as a release branch is) begins where it left the line.
     side = history_repo.repo.git.rev_parse("side")
-    done = run("crawl", "--repo", str(history_repo.path), "--history", "--rev", "main", "--since", side, "--db", str(db))
-    assert "is not on the first-parent history of main" in one_line_error(done)
+    ok("crawl", "--repo", str(history_repo.path), "--history", "--rev", "main", "--since", side,
+       "--db", str(tmp_path / "from-side.db"))
+    with Session(open_database(tmp_path / "from-side.db")) as session:
+        assert session.scalar(select(func.min(HistoryCommit.position))) == 120  # the commit before the merge
     done = run("crawl", "--repo", str(history_repo.path), "--history", "--since", "no-such-rev", "--db", str(db))
     assert "no-such-rev" in one_line_error(done)
     ok("crawl", "--repo", str(history_repo.path), "--history", "--rev", "main", "--db", str(db))

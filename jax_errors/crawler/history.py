@@ -128,10 +128,12 @@ def crawl_history(
             _require_stored(engine, repository.commit(rev).hexsha, rev)
     else:
         line = repository.first_parent_line(rev)
-        first = repository.commit(since).hexsha if since else line[0][0]
-        start = next((i for i, (sha, _) in enumerate(line, 1) if sha == first), None)
-        if start is None:
-            raise SourceError(f"{since} is not on the first-parent history of {rev}")
+        positions = {sha: i for i, (sha, _) in enumerate(line, 1)}
+        # A release tag on a release branch begins where its branch left the line.
+        first = repository.fork_point(since, set(positions)) if since else line[0][0]
+        if first is None:
+            raise SourceError(f"{since} is not on the first-parent history of {rev}, nor made from a commit of it")
+        start = positions[first]
         todo = line[start - 1:]
     if todo:
         _crawl_commits(engine, repository, todo, start, last, jobs=jobs, progress=progress, waiting=waiting,

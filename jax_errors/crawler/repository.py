@@ -191,11 +191,20 @@ class JaxRepository:
         for tag in tags:
             if not_before is not None and tag in dated and dated[tag] < not_before:
                 continue
-            for sha in self.repo.git.rev_list("--first-parent", f"--max-count={reach}", tag).split():
-                if sha in on_line:
-                    found[tag] = sha
-                    break
+            fork = self.fork_point(tag, on_line, reach=reach)
+            if fork is not None:
+                found[tag] = fork
         return found
+
+    def fork_point(self, rev: str, on_line: set[str], *, reach: int = 50) -> str | None:
+        """The first commit of `on_line` among `rev`'s first `reach` first-parent commits (`rev` itself first).
+
+        Raises:
+            UnknownRevisionError: `rev` names no commit.
+        """
+        tip = self.commit(rev).hexsha
+        return next((sha for sha in self.repo.git.rev_list("--first-parent", f"--max-count={reach}", tip).split()
+                     if sha in on_line), None)
 
     def commit_date(self, sha: str) -> datetime | None:
         """When `sha` was committed, if the repository holds that commit."""
