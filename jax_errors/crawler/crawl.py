@@ -224,8 +224,11 @@ def _unique_by_blob(files: Iterable[SourceFile]) -> list[SourceFile]:
     return list(by_sha.values())
 
 
-def scan_blob(path: str, sha: str, data: bytes, link: bool = False) -> BlobScan:
-    """Extract one blob's raise sites, or the reason it does not parse (a symbolic link is not read)."""
+def scan_blob(path: str, sha: str, data: bytes, link: bool = False, *, calls: bool = True) -> BlobScan:
+    """Extract one blob's raise sites, or the reason it does not parse (a symbolic link is not read).
+
+    With `calls`, also its call summary (`calls.summarize_tree`), which the history does without.
+    """
     if link:
         target = data[:200].decode("utf-8", errors="replace")
         return BlobScan(sha, len(data), [], SourceParseError(path, None, f"a symbolic link to {target!r}, not read"))
@@ -233,7 +236,7 @@ def scan_blob(path: str, sha: str, data: bytes, link: bool = False) -> BlobScan:
         text, tree = parse_source(data, path)
         lines, imports = text.splitlines(), module_imports(tree, path)
         sites = raise_sites_of(tree, path=path, lines=lines, imports=imports)
-        return BlobScan(sha, len(data), sites, None, path, summarize_tree(tree, path, lines, imports))
+        return BlobScan(sha, len(data), sites, None, path, summarize_tree(tree, path, lines, imports) if calls else None)
     except SourceParseError as error:
         return BlobScan(sha, len(data), [], error)
     except RecursionError:  # an expression nested past Python's stack, such as thousands of chained `+`

@@ -17,22 +17,22 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC
+from itertools import batched
 
 from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.crawl import scan_blob
 from jax_errors.crawler.ids import base_ids, error_id
-from jax_errors.crawler.imports import module_imports
-from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION, raise_sites_of
+from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.crawler.repository import ChangedFile, JaxRepository
 from jax_errors.crawler.sources import is_package_source
-from jax_errors.crawler.statements import parse_source
 from jax_errors.db.engine import begin_writing
 from jax_errors.db.history import ErrorInfo, match_lineage
 from jax_errors.db.models import BlobErrors, ErrorSpan, HistoryCommit, HistoryEvent
 from jax_errors.db.queries import chunks
 from jax_errors.db.text import storable
-from jax_errors.exceptions import SourceError, SourceParseError
+from jax_errors.exceptions import SourceError
 from jax_errors.faults import checkpoint
 from jax_errors.progress import Progress
 from jax_errors.reproduce.sandbox import die_with_parent
@@ -81,18 +81,12 @@ class Raise:
 
 def scan_errors(path: str, sha: str, data: bytes, link: bool = False) -> tuple[str, list[list], str | None]:
     """The raises of one blob (as `BlobErrors.errors` rows), or why it does not parse."""
-    if link:
-        return sha, [], "a symbolic link, not read"
-    try:
-        text, tree = parse_source(data, path)
-        sites = raise_sites_of(tree, path=path, lines=text.splitlines(), imports=module_imports(tree, path))
-    except SourceParseError as error:
-        return sha, [], storable(error.reason)
-    except RecursionError:
-        return sha, [], "too deeply nested to read"
+    scan = scan_blob(path, sha, data, link, calls=False)
+    if scan.error is not None:
+        return sha, [], storable(scan.error.reason)
     return sha, [
         [base, site.exc_class or site.exc_expr, site.qualname, site.template.skeleton, site.lineno]
-        for site, base in zip(sites, base_ids(sites)) if base is not None
+        for site, base in zip(scan.sites, base_ids(scan.sites)) if base is not None
     ], None
 
 
@@ -177,7 +171,7 @@ def _read_blobs(engine: Engine, repository: JaxRepository, tree, changed: Iterab
     todo = sorted((sha, path, link) for sha, (path, link) in wanted.items() if sha not in known)
     report.parsed, report.reused = len(todo), len(wanted) - len(todo)
     done = 0
-    for batch in _batches(_scan(repository, todo, jobs=jobs), BLOB_BATCH):
+    for batch in batched(_scan(repository, todo, jobs=jobs), BLOB_BATCH):
         with Session(engine) as session, session.begin():
             begin_writing(session)
             shas = [sha for sha, _, _ in batch]
@@ -209,17 +203,6 @@ def _scan(repository: JaxRepository, todo: Sequence[tuple[str, str, bool]], *, j
     else:
         for scan_args in args():
             yield scan_errors(*scan_args)
-
-
-def _batches(items: Iterable, size: int) -> Iterator[list]:
-    batch = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 class LineState:
@@ -309,6 +292,10 @@ def _replay(engine: Engine, todo: Sequence[tuple], start: int, tree, changes: di
     batch = _Batch()
     for offset, (sha, committed_at) in enumerate(todo):
         position = start + offset
+        if offset % HISTORY_BATCH == 0:  # the blobs this batch of commits brings, read in one go
+            coming = {c.blob_sha for commit, _ in todo[offset:offset + HISTORY_BATCH]
+                      for c in changes.get(commit, ()) if c.blob_sha is not None}
+            raises.update(_load_raises(engine, coming - raises.keys()))
         if offset == 0 and fresh:
             batch.opened.update(dict.fromkeys(state.open_keys(), position))  # present when the line begins
         elif sha in changes:

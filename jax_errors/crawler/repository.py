@@ -187,7 +187,7 @@ class JaxRepository:
         committed before `not_before` (the line's first commit), which cannot have been made from it.
         """
         found = {}
-        dated = self._tag_dates()
+        dated = self._tag_dates
         for tag in tags:
             if not_before is not None and tag in dated and dated[tag] < not_before:
                 continue
@@ -228,6 +228,7 @@ class JaxRepository:
             tags.setdefault(target, []).append(name)
         return tags
 
+    @cached_property
     def _tag_dates(self) -> dict[str, datetime]:
         dates = {}
         for line in self.repo.git.for_each_ref(

@@ -154,8 +154,6 @@ class SnapshotFile(Base):
     __table__ = _in_each_snapshot(FileSpan, FileSpan.path, FileSpan.blob_sha)
     __mapper_args__ = {"primary_key": [__table__.c.snapshot_id, __table__.c.span_id]}
 
-    blob: Mapped[Blob] = relationship(primaryjoin="foreign(SnapshotFile.blob_sha) == Blob.sha", viewonly=True)
-
     def __repr__(self) -> str:
         return f"<SnapshotFile {self.path} {self.blob_sha[:10]}>"
 
@@ -166,8 +164,6 @@ class Occurrence(Base):
     __table__ = _in_each_snapshot(OccurrenceSpan, OccurrenceSpan.site_id, OccurrenceSpan.path, OccurrenceSpan.error_id)
     __mapper_args__ = {"primary_key": [__table__.c.snapshot_id, __table__.c.span_id]}
 
-    snapshot: Mapped[Snapshot] = relationship(primaryjoin="foreign(Occurrence.snapshot_id) == Snapshot.id",
-                                              viewonly=True)
     site: Mapped[RaiseSite] = relationship(primaryjoin="foreign(Occurrence.site_id) == RaiseSite.id", viewonly=True)
 
     def __repr__(self) -> str:
