@@ -153,7 +153,15 @@ def merge_into(merged: list[Part], parts: tuple[Part, ...]) -> None:
 
 
 def template_regex(template: Template) -> re.Pattern[str]:
-    """A regex that matches any message the template can produce, whitespace-insensitively.
+    """A regex that matches any message the template can produce, whitespace-insensitively (`template_pattern`)."""
+    return re.compile(template_pattern(template), TEMPLATE_FLAGS)
+
+
+TEMPLATE_FLAGS = re.DOTALL
+
+
+def template_pattern(template: Template) -> str:
+    """The source of a regex (flags TEMPLATE_FLAGS) that matches any message the template can produce.
 
     Match it against `folded(message)`: the regex takes time linear in the message's length by
     construction, which lookup needs since it matches untrusted text. A placeholder between two
@@ -166,7 +174,7 @@ def template_regex(template: Template) -> re.Pattern[str]:
     """
     names = (f"s{i}" for i in range(1_000_000))
     bodies = dict.fromkeys(_linear(items, names) for items in _variants(_nested(template.parts)))
-    return re.compile(r"\s*(?:" + "|".join(bodies) + r")\s*", re.DOTALL)
+    return r"\s*(?:" + "|".join(bodies) + r")\s*"
 
 
 def folded(message: str) -> str:

@@ -298,6 +298,8 @@ def _every_template(built_site, history_site) -> list[tuple[str, str, str]]:
                      if 'id="solutions-section"' not in p.read_text(encoding="utf-8"))
     with_commits = next(p.name for p in sorted((small / "errors").glob("*.html"))
                         if 'class="commit-events"' in p.read_text(encoding="utf-8"))
+    with_docs = next(p.name for p in sorted((site / "errors").glob("*.html"))
+                     if 'id="docs-section"' in p.read_text(encoding="utf-8"))
     return [
         ("home.html", "", "index.html"), ("search.html", "", "search.html"),
         ("card.html (curated)", "", f"errors/{SEED_ID}.html"), ("card.html (uncurated)", "", f"errors/{uncurated}"),
@@ -305,6 +307,7 @@ def _every_template(built_site, history_site) -> list[tuple[str, str, str]]:
         ("group.html (curated)", "", "curated.html"), ("diffs.html", small_url, "diffs/index.html"),
         ("diff.html", small_url, _first_link(small, "diffs/index.html", "diffs/")),
         ("card.html (commit by commit)", small_url, f"errors/{with_commits}"),
+        ("card.html (JAX's docs)", "", f"errors/{with_docs}"),
     ]
 
 

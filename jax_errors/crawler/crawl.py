@@ -14,6 +14,8 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.calls import summarize_tree
+from jax_errors.crawler.docs import error_passages
+from jax_errors.crawler.docs_store import has_docs, store_docs
 from jax_errors.crawler.entry_points import build_call_graph, has_call_graph, store_call_graph
 from jax_errors.crawler.imports import module_imports
 from jax_errors.crawler.raise_sites import raise_sites_of
@@ -118,6 +120,7 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
     scans = _scan_new(engine, snapshot, force=force, jobs=jobs, progress=progress, report=report)
     # The call graph is built from every file's summary, stored or just made, outside the lock too.
     graph = build_call_graph(engine, snapshot, scans) if scans is not None else None
+    pages, passages = error_passages(snapshot.docs, snapshot.files) if scans is not None else (0, [])
     scans = scans or []
     checkpoint("crawl:parsed")
     with Session(engine) as session, session.begin():
@@ -142,6 +145,7 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
         report.count(count(session, row))
         if graph is not None:
             store_call_graph(session, row, graph)
+            store_docs(session, row, passages, pages=pages)
         if rescanned:
             follow_rescanned_blobs(session, rescanned, crawled=row)
         checkpoint("crawl:writing")
@@ -153,7 +157,7 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
 def _is_stored(session: Session, existing: Snapshot | None, snapshot: SourceSnapshot, *, force: bool) -> bool:
     """Whether the snapshot is stored already, by this extractor, and need not be crawled again."""
     return (existing is not None and not force and existing.origin == snapshot.origin and is_current(session, existing)
-            and has_call_graph(session, existing))
+            and has_call_graph(session, existing) and has_docs(session, existing))
 
 
 def _scan_new(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: int, progress: Progress | None,

@@ -14,6 +14,7 @@ from typing import NamedTuple
 import git
 from gitdb.exc import BadName, BadObject
 
+from jax_errors.crawler.docs import DOCS_DIR
 from jax_errors.crawler.sources import PACKAGE_DIR, SourceFile, SourceSnapshot, is_package_source
 from jax_errors.exceptions import NotAGitRepositoryError, SourceError, UnknownRevisionError
 from jax_errors.snapshots import RELEASE_TAG_PREFIX, is_commit, version_key
@@ -80,6 +81,7 @@ class JaxRepository:
             tag=self.release_tag_of(commit.hexsha, preferred=rev),
             version=None,
             committed_at=commit.committed_datetime,
+            docs=self.files(commit.hexsha, folder=DOCS_DIR, python_only=False),
         )
 
     def files(self, commit: str, *, folder: str = PACKAGE_DIR, python_only: bool = True,

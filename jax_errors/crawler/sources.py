@@ -45,6 +45,7 @@ class SourceSnapshot:
     tag: str | None = None
     version: str | None = None
     committed_at: datetime | None = None
+    docs: Sequence[SourceFile] = ()  # the files under `docs/`: a git commit has them, a wheel or an sdist not
 
     @property
     def label(self) -> str:

@@ -201,6 +201,45 @@ class SnapshotCallGraph(Base):
         return f"<SnapshotCallGraph snapshot={self.snapshot_id} v{self.version} reached={self.functions}>"
 
 
+class DocPassage(Base):
+    """A passage of JAX's docs that speaks of errors (`crawler/docs.py`), stored once for all snapshots holding it."""
+
+    __tablename__ = "doc_passages"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    digest: Mapped[str] = mapped_column(String(40), unique=True)
+    path: Mapped[str] = mapped_column(Text)
+    line: Mapped[int]
+    heading: Mapped[str] = mapped_column(Text)
+    url: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(16))  # prose, code, output or docstring
+    text: Mapped[str] = mapped_column(Text)
+
+    def __repr__(self) -> str:
+        return f"<DocPassage {self.path}:{self.line} {self.kind}>"
+
+
+class SnapshotDocs(Base):
+    """That a snapshot's docs were read, by which reader version, and what they gave."""
+
+    __tablename__ = "snapshot_docs"
+
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[str] = mapped_column(String(16))
+    pages: Mapped[int]  # pages under docs/ read: none for a wheel, which ships no docs
+    passages: Mapped[int]  # passages kept, the error classes' docstrings included
+
+
+class SnapshotDocPassage(Base):
+    """Which stored passages one snapshot's docs hold."""
+
+    __tablename__ = "snapshot_doc_passages"
+
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"), primary_key=True)
+    passage_id: Mapped[int] = mapped_column(ForeignKey("doc_passages.id", ondelete="CASCADE"), primary_key=True,
+                                            index=True)
+
+
 class RaisedBy(Base):
     """The public `jax.*` names that reach one raising function of a snapshot, nearest first (the call graph)."""
 

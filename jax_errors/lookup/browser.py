@@ -22,6 +22,7 @@ from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.site_gen.catalogue import Catalogue
 from jax_errors.site_gen.links import card_path
 from jax_errors.site_gen.records import SCHEMA_VERSION
+from jax_errors.template import TEMPLATE_FLAGS
 
 LOOKUP_SCHEMA = "lookup.schema.json"
 LOOKUP_PATH = "api/lookup.json"
@@ -89,7 +90,7 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
 def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Mapping[str, str]) -> dict[str, Any]:
     regex = None
     if entry.literal_length:  # lookup never tries a template without literal text
-        regex = "^(?:" + js_regex(entry.regex.pattern, entry.regex.flags, space=_TEMPLATE_SPACE) + ")$"
+        regex = "^(?:" + js_regex(entry.pattern, TEMPLATE_FLAGS, space=_TEMPLATE_SPACE) + ")$"
     siblings = index.siblings(entry)
     return {
         "id": entry.error_id, "class": entry.exc_class, "title": titles.get(entry.error_id, entry.template.text),

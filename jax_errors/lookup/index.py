@@ -30,7 +30,7 @@ from rapidfuzz import fuzz
 
 from jax_errors.exceptions import QueryTooLongError
 from jax_errors.lookup.origin import looks_raised_in_xla, without_status
-from jax_errors.template import MARKERS, OPENERS, Template, folded, template_regex
+from jax_errors.template import MARKERS, OPENERS, TEMPLATE_FLAGS, Template, folded, template_pattern
 
 if TYPE_CHECKING:
     from jax_errors.db.models import RaiseSite
@@ -114,7 +114,12 @@ class Entry:
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
-        return template_regex(self.template)
+        return re.compile(self.pattern, TEMPLATE_FLAGS)
+
+    @cached_property
+    def pattern(self) -> str:
+        """The regex's source, which the browser's index takes without compiling it here."""
+        return template_pattern(self.template)
 
     @cached_property
     def literal_length(self) -> int:

@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.docs_store import newest_passages
 from jax_errors.crawler.imports import module_name
 from jax_errors.db import queries
 from jax_errors.db.commit_history import CommitHistory, LineHistory
@@ -19,6 +20,7 @@ from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import ErrorHistory, catalogue_history, lineage, live_successor
 from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
 from jax_errors.reproduce.cases import Case
+from jax_errors.site_gen.doc_mentions import DocMention, ErrorWords, doc_mentions
 from jax_errors.site_gen.knowledge import Knowledge
 from jax_errors.site_gen.links import github_url
 from jax_errors.site_gen.raised_by import Caller, callers_of
@@ -208,6 +210,7 @@ class Card:
     example_message: str | None = None  # a message it was seen raising, shown where the template is incomplete
     live_id: str | None = None  # the error it lives on as (itself while raised; None once removed)
     public_callers: tuple[queries.PublicCaller, ...] = ()  # public names reaching its raising function
+    docs: tuple[DocMention, ...] = ()  # passages of JAX's docs quoting its message or naming its class
 
     @property
     def exc_class(self) -> str:
@@ -324,6 +327,7 @@ def load_catalogue(
         wording = queries.worded_messages(session)
         observed = queries.observed_messages(session)
         callers = queries.public_callers(session, snapshots)
+        passages = newest_passages(session, [snap.id for snap in reversed(ordered)])
         for site in sites.values():
             session.expunge(site)
     knowledge = dict(knowledge or {})
@@ -350,7 +354,8 @@ def load_catalogue(
             **_wording(sites[spans[0][1].site_id], wording.get(spans[0][1].snapshot_id, Wording()),
                        observed.get(error_id, ())),
         )
-    cards = {key: _with_lineage_titles(card, cards) for key, card in cards.items()}
+    mentions = doc_mentions((ErrorWords(c.id, c.template, c.site.exc_class) for c in cards.values()), passages)
+    cards = {key: replace(_with_lineage_titles(card, cards), docs=mentions.get(key, ())) for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded),
                        tuple((o.error_id, n.error_id) for o, n in d.moved))

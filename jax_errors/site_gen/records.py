@@ -25,7 +25,7 @@ from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, commit_url, github_url
 from jax_errors.snapshots import RELEASE_TAG_PREFIX
 
-SCHEMA_VERSION = "2.6.0"
+SCHEMA_VERSION = "2.7.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -110,6 +110,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "history": _history(card),
         "trigger": circumstances_of(card).to_json(),
         "raised_by": [caller.to_json() for caller in card.callers],
+        "docs": [mention.to_json() for mention in card.docs],
         "tests": _tests(card),
         "knowledge": _knowledge(card),
         "example": _example(card),
@@ -132,6 +133,7 @@ def provenance(card: Card) -> dict[str, str]:
     )
     fields["trigger"] = REPRODUCED if circumstances_of(card).from_frames else EXTRACTED
     fields["raised_by"] = EXTRACTED
+    fields["docs"] = EXTRACTED
     fields["reproduction"] = REPRODUCED
     fields["tests"] = REPRODUCED
     if card.knowledge:
