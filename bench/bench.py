@@ -147,11 +147,21 @@ def pypi_releases(args, results) -> None:
 
 @benchmark
 def refresh(args, results) -> None:
-    """Refresh of one typical commit (its parent crawled, reproduced and built first) vs a full crawl.
+    """Refresh of one commit (its parent crawled, reproduced and built first) vs a full crawl and build.
 
     The refresh crawls the commit, re-runs the cases whose raise site changed on its jax source
-    (when it accepts the installed jaxlib) and rewrites the site's changed pages.
+    (when it accepts the installed jaxlib) and rewrites the site's changed pages; Pagefind runs
+    again only when what it indexes changed. Each --refresh-rev is measured on its own.
     """
+    for rev in args.refresh_rev or DEFAULT_REFRESH_REVS:
+        _refresh_one(args, results, rev)
+
+
+# A commit that rewords one error and adds one (the index changes), and one that moves raises only.
+DEFAULT_REFRESH_REVS = ("57ba662a85", "516c7b2903")
+
+
+def _refresh_one(args, results, rev: str) -> None:
     from jax_errors.crawler.refresh import refresh as refresh_catalogue
     from jax_errors.reproduce.case_runner import run_cases
     from jax_errors.reproduce.cases import load_cases
@@ -160,7 +170,7 @@ def refresh(args, results) -> None:
 
     with JaxRepository(args.repo) as repository, tempfile.TemporaryDirectory() as tmp:
         engine = fresh_db(Path(tmp), "refresh")
-        commit = repository.commit(args.refresh_rev)
+        commit = repository.commit(rev)
         parent = commit.parents[0].hexsha
         crawl_snapshot(engine, repository.snapshot(parent), jobs=2)
         cases = load_cases(ROOT / "cases")
@@ -173,10 +183,11 @@ def refresh(args, results) -> None:
         refresh_s, r = timed(refresh_catalogue, engine, repository, commit.hexsha, jobs=2, cases=cases, site=site)
         full_s, _ = timed(crawl_snapshot, fresh_db(Path(tmp), "full"), repository.snapshot(commit.hexsha), jobs=2)
         print(f"refresh: {r.summary()}")
-        report(results, "refresh_one_commit", commit=commit.hexsha[:10], parsed=r.parsed,
+        report(results, f"refresh_one_commit_{commit.hexsha[:10]}", commit=commit.hexsha[:10], parsed=r.parsed,
                crawl_s=sum(c.seconds for c in r.crawls), cases_affected=len(r.affected),
                cases_rerun=len(r.reproduction.results) if r.reproduction else 0,
-               pages_rewritten=r.site.rewritten if r.site else 0, refresh_s=refresh_s, full_crawl_s=full_s,
+               pages_rewritten=r.site.rewritten if r.site else 0, site_s=r.site.seconds if r.site else 0.0,
+               search_indexed_again=bool(r.site and r.site.searched), refresh_s=refresh_s, full_crawl_s=full_s,
                full_site_build_s=build_s, refresh_vs_full_crawl_and_build=refresh_s / (full_s + build_s))
 
 
@@ -429,7 +440,8 @@ def main() -> None:
     parser.add_argument("--repo", default=DEFAULT_CLONE)
     parser.add_argument("--tag", default="jax-v0.10.2")
     # A typical commit (rewords one error) whose parent the installed jaxlib 0.10.2 imports: its cases run.
-    parser.add_argument("--refresh-rev", default="57ba662a85", help="the commit the refresh benchmark refreshes to")
+    parser.add_argument("--refresh-rev", action="append",
+                        help=f"a commit the refresh benchmark refreshes to (repeatable; default {', '.join(DEFAULT_REFRESH_REVS)})")
     parser.add_argument("--since", default="jax-v0.4.1", help="where the history benchmark's crawl begins")
     parser.add_argument("--cases", type=int, default=16, help="how many cases the reproduce benchmark runs")
     parser.add_argument("--lookup-db", help="a catalogue of every release (crawl --pypi-all) for the lookup benchmark")

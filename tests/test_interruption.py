@@ -80,8 +80,17 @@ def build(db: Path, out: Path) -> list[str]:
 
 
 def tree(folder: Path) -> dict[str, str]:
-    """Every file of a site but its search index (a refresh makes one, `build` here does not), by hash."""
-    return {str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+    """Every file of a site but its search index (a refresh makes one, `build` here does not), by hash.
+
+    Of the manifest, all but what it says the search index holds.
+    """
+    def content(path: Path) -> bytes:
+        if path.name != MARKER:
+            return path.read_bytes()
+        manifest = json.loads(path.read_text())
+        manifest.pop("searchable", None)
+        return json.dumps(manifest).encode()
+    return {str(path.relative_to(folder)): hashlib.sha256(content(path)).hexdigest()
             for path in sorted(folder.rglob("*")) if path.is_file() and "pagefind" not in path.parts}
 
 

@@ -165,3 +165,26 @@ def test_every_card_links_to_the_report_url_and_a_new_one_renders_every_card_aga
     result = CliRunner().invoke(cli, ["build", "--db", str(tmp_path / "x.db"), "--out", str(tmp_path / "o"),
                                       "--report-url", "https://example.org/{card}"])
     assert result.exit_code == 2 and "only {id} and {title}" in result.output
+
+
+def test_a_commit_that_only_moves_raises_keeps_the_search_index_and_it_equals_a_fresh_one(
+        catalogue, git_repo, two_errors, tmp_path, monkeypatch):
+    from jax_errors.site_gen import build as build_module
+
+    engine, reword = catalogue
+    build(engine, tmp_path / "site", search=True)
+    shifted = git_repo.commit({"jax/core.py": "# a comment moves the raise down a line\n" + two_errors["jax/core.py"]},
+                              "shift")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(engine, repository.snapshot(shifted))
+    runs = []
+    real_index_site = build_module.index_site
+    monkeypatch.setattr(build_module, "index_site", lambda site: runs.append(site) or real_index_site(site))
+    moved = build(engine, tmp_path / "site", search=True)
+    assert moved.rendered >= 1 and moved.rewritten > 0  # the card's source and line changed...
+    assert runs == [] and moved.indexed == 2 and not moved.searched  # ...not what Pagefind indexes of it
+    fresh = build(engine, tmp_path / "fresh", search=True, incremental=False)
+    assert site_files(tmp_path / "site") == site_files(fresh.out)  # the index kept is the one a full build makes
+    assert build(engine, tmp_path / "site", search=True).indexed == 2 and runs == [fresh.out]
+    reword()
+    assert build(engine, tmp_path / "site", search=True).indexed == 3 and len(runs) == 2

@@ -53,6 +53,7 @@ class BuildReport:
     pages: int = 0
     json_files: int = 0
     indexed: int | None = None
+    searched: bool = False  # Pagefind ran: what it indexes changed since the last index was made
     rendered: int = 0  # cards rendered, not reused from the last build
     rewritten: int = 0  # files whose bytes changed
     unchanged: int = 0
@@ -61,7 +62,8 @@ class BuildReport:
     warnings: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
-        search = f", {self.indexed} pages searchable" if self.indexed is not None else ", no search index"
+        search = (f", {self.indexed} pages searchable ({'indexed again' if self.searched else 'index kept'})"
+                  if self.indexed is not None else ", no search index")
         warned = f"; {len(self.warnings)} warnings" if self.warnings else ""
         return (
             f"built {self.out}: {self.cards} cards ({self.curated} curated, {self.reproduced} reproduced), "
@@ -129,7 +131,7 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     out.finish()
     tick("search index")
     if config.search:
-        report.indexed = _search_index(out)
+        report.indexed, report.searched = _search_index(out)
     elif (out.out / BUNDLE_DIR).exists():  # an earlier build's index: a build without search has none
         shutil.rmtree(out.out / BUNDLE_DIR)
     report.rewritten, report.unchanged, report.removed = out.rewritten, out.unchanged, out.removed
@@ -284,25 +286,32 @@ def _copy_static(out: SiteOutput) -> None:
             out.write(f"static/{item.name}", item.read_bytes())
 
 
-def _search_index(out: SiteOutput) -> int:
-    """Index the site with Pagefind, unless no page changed since the last index was made.
+def _search_index(out: SiteOutput) -> tuple[int, bool]:
+    """Index the site with Pagefind, unless the last index was made from what the pages hold now.
 
-    An index that Pagefind left unfinished (it failed, or the disk filled) is removed, and made
-    again by the next build.
+    Most new commits only move raise sites within their files: the cards' sources change, not the
+    text Pagefind indexes, and the index stays. An index that Pagefind left unfinished (it failed,
+    or the disk filled) is removed, and made again by the next build. Returns the pages indexed, and
+    whether Pagefind ran.
     """
     bundle = out.out / BUNDLE_DIR
-    if not out.changed:
+    if out.search_index_current:
         try:
-            return indexed_pages(out.out)
+            indexed = indexed_pages(out.out)
         except (OSError, ValueError, KeyError, TypeError):
             pass  # no index, or one cut short: make it again
+        else:
+            out.finish_search_index()
+            return indexed, False
     if bundle.exists():
         shutil.rmtree(bundle)
     try:
-        return index_site(out.out)
+        indexed = index_site(out.out)
     except BaseException:
         shutil.rmtree(bundle, ignore_errors=True)
         raise
+    out.finish_search_index()
+    return indexed, True
 
 
 def _ticker(progress: Progress | None, total: int):

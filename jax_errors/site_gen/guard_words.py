@@ -9,6 +9,7 @@ code alone.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from typing import NamedTuple
 
 
@@ -34,6 +35,7 @@ _FLAG_PREFIXES = ("is_", "has_", "should_", "use_", "check_", "allow_", "enable_
 MAX_CONDITION_CHARS = 400  # longer conditions read better as code
 
 
+@cache  # many raises share a guard (`if not isinstance(x, ...)`): word each once
 def guard_words(condition: str | None) -> Words | None:
     """The condition as a sentence, or None when it has no plain wording here."""
     if not condition or len(condition) > MAX_CONDITION_CHARS:

@@ -6,6 +6,9 @@ of each card's inputs. The next build by the same generator re-renders only the 
 inputs changed, writes only the files whose bytes changed, and deletes the files it no longer
 makes; a different generator, or a folder without a manifest, gets a full build into an emptied
 folder. Either way the result is the same bytes.
+
+Once the search index is made, the manifest also holds a hash of what Pagefind indexed of each
+page (`search.searchable_digest`): a build whose pages hash alike keeps that index.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 
 from jax_errors.exceptions import SiteError
 from jax_errors.faults import checkpoint
+from jax_errors.site_gen.search import searchable_digest
 
 # A file that marks a folder as a build of ours, so a rebuild may empty it and nothing else.
 MARKER = ".jax-errors-site"
@@ -56,8 +60,10 @@ class SiteOutput:
     generator: str
     previous_files: dict[str, str] = field(default_factory=dict)
     previous_inputs: dict[str, str] = field(default_factory=dict)
+    previous_searchable: dict[str, str] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
+    searchable: dict[str, str] = field(default_factory=dict)  # page -> hash of what Pagefind indexes of it
     rewritten: int = 0
     unchanged: int = 0
     removed: int = 0
@@ -84,7 +90,8 @@ class SiteOutput:
         # while it empties the folder) leaves the next one a full build, never a refusal.
         (out / MARKER).write_text(BUILDING, encoding="utf-8")
         if incremental and manifest.get("generator") == generator:
-            return cls(out, generator, dict(manifest.get("files", {})), dict(manifest.get("inputs", {})))
+            return cls(out, generator, dict(manifest.get("files", {})), dict(manifest.get("inputs", {})),
+                       dict(manifest.get("searchable", {})))
         for child in out.iterdir():
             if child.name != MARKER:
                 shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
@@ -102,7 +109,9 @@ class SiteOutput:
         path = self.out / page
         if self.previous_files.get(page) == hashed and path.is_file():
             self.unchanged += 1
+            self._keep_searchable(page, data)
             return
+        self._note_searchable(page, data)
         path.parent.mkdir(parents=True, exist_ok=True)
         checkpoint("site:write")
         path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
@@ -120,8 +129,27 @@ class SiteOutput:
             return False
         for page in pages:
             self.files[page] = self.previous_files[page]
+            self._keep_searchable(page, None)
         self.unchanged += len(pages)
         return True
+
+    def _keep_searchable(self, page: str, data: str | bytes | None) -> None:
+        """An unchanged page is indexed as before: its hash carries over (or is made, if the last index lacks it)."""
+        if page in self.previous_searchable:
+            self.searchable[page] = self.previous_searchable[page]
+        elif page.endswith(".html"):
+            self._note_searchable(page, data if data is not None else (self.out / page).read_bytes())
+
+    def _note_searchable(self, page: str, data: str | bytes) -> None:
+        if page.endswith(".html"):
+            found = searchable_digest(data.decode("utf-8") if isinstance(data, bytes) else data)
+            if found is not None:
+                self.searchable[page] = found
+
+    @property
+    def search_index_current(self) -> bool:
+        """Whether the search index the last build made indexes exactly what this build's pages hold."""
+        return bool(self.previous_searchable) and self.searchable == self.previous_searchable
 
     def read(self, page: str) -> str:
         return (self.out / page).read_text(encoding="utf-8")
@@ -134,9 +162,18 @@ class SiteOutput:
                 path.unlink()
                 self.removed += 1
             _prune_empty(path.parent, self.out)
+        checkpoint("site:manifest")
+        self._write_manifest(searchable=False)
+
+    def finish_search_index(self) -> None:
+        """Record that the search index now indexes this build's pages (see `search_index_current`)."""
+        self._write_manifest(searchable=True)
+
+    def _write_manifest(self, *, searchable: bool) -> None:
         manifest = {"version": MANIFEST_VERSION, "generator": self.generator,
                     "files": dict(sorted(self.files.items())), "inputs": dict(sorted(self.inputs.items()))}
-        checkpoint("site:manifest")
+        if searchable:
+            manifest["searchable"] = dict(sorted(self.searchable.items()))
         # Whole or not at all: the manifest is what says the folder holds a finished build.
         partial = self.out / f"{MARKER}.partial"
         partial.write_text(json.dumps(manifest, indent=0) + "\n", encoding="utf-8")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from jax_errors.crawler.imports import module_name
@@ -65,6 +66,7 @@ def _own_functions(route: tuple[str, ...]) -> set[tuple[str, str]]:
     return {(module, q.rpartition(".")[2]) for q in inside if q == qualname or q.startswith(f"{qualname}.<locals>.")}
 
 
+@cache
 def docs_url(name: str, *, is_method: bool = False) -> str | None:
     """The API reference page of a public name (a method: its class's page, at the method)."""
     page = name.rpartition(".")[0] if is_method else name

@@ -82,6 +82,7 @@ def card_record(card: Card) -> dict[str, Any]:
     """The OSV-shaped record of one error, with the catalogue's own fields and their provenance."""
     site = card.site
     knowledge = card.knowledge
+    circumstances = circumstances_of(card)
     return {
         "schema_version": SCHEMA_VERSION,
         "id": card.id,
@@ -108,7 +109,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "source": _source(card),
         "locations": [_location(loc) for loc in card.locations],
         "history": _history(card),
-        "trigger": circumstances_of(card).to_json(),
+        "trigger": circumstances.to_json(),
         "raised_by": [caller.to_json() for caller in card.callers],
         "docs": [mention.to_json() for mention in card.docs],
         "tests": _tests(card),
@@ -119,19 +120,24 @@ def card_record(card: Card) -> dict[str, Any]:
             {"id": r.error_id, "summary": r.title, "reason": r.reason, "similarity": r.similarity}
             for r in card.related
         ],
-        "provenance": provenance(card),
+        "provenance": provenance(card, from_frames=circumstances.from_frames),
         "sources": _sources(card),
         "links": {"html": card_path(card.id), "json": card_json_path(card.id)},
     }
 
 
-def provenance(card: Card) -> dict[str, str]:
-    """Where each field of the card came from: the crawler, the harness, or a curated file."""
+def provenance(card: Card, *, from_frames: bool | None = None) -> dict[str, str]:
+    """Where each field of the card came from: the crawler, the harness, or a curated file.
+
+    `from_frames`: whether the card's circumstances come from a reproduction's frames, when known already.
+    """
     fields = dict.fromkeys(
         ("class", "template", "template_parts", "guard", "source", "locations", "affected", "related"),
         EXTRACTED,
     )
-    fields["trigger"] = REPRODUCED if circumstances_of(card).from_frames else EXTRACTED
+    if from_frames is None:
+        from_frames = circumstances_of(card).from_frames
+    fields["trigger"] = REPRODUCED if from_frames else EXTRACTED
     fields["raised_by"] = EXTRACTED
     fields["docs"] = EXTRACTED
     fields["reproduction"] = REPRODUCED

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import subprocess
+from functools import cache
 from pathlib import Path
 
 from jax_errors.exceptions import SearchIndexError
@@ -42,3 +45,51 @@ def indexed_pages(site: Path) -> int:
     """How many pages the search index of `site` holds."""
     entry = json.loads((site / BUNDLE_DIR / "pagefind-entry.json").read_text(encoding="utf-8"))
     return sum(language["page_count"] for language in entry["languages"].values())
+
+
+# What Pagefind indexes of a page ------------------------------------------------------------
+
+_BODY = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-pagefind-body\b[^>]*>")
+_IGNORED = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
+
+
+def searchable_digest(html: str) -> str | None:
+    """A hash of what Pagefind indexes of a page: its `data-pagefind-body` element without the
+    `data-pagefind-ignore` elements inside. None for a page without a body, which Pagefind leaves out.
+
+    Markup is kept, so the hash changes whenever the indexed text can (runs of whitespace count as
+    one space, as Pagefind reads them); a page whose elements do not close as expected hashes whole. Equal hashes for the same pages mean Pagefind writes the same index.
+    """
+    body = _BODY.search(html)
+    if body is None:
+        return None
+    whole = hashlib.sha256(html.encode("utf-8")).hexdigest()
+    end = _element_end(html, body.group(1), body.end())
+    if end is None:
+        return whole
+    kept, position = [], body.start()
+    for ignored in _IGNORED.finditer(html, body.end(), end):
+        if ignored.start() < position:  # inside an element already left out
+            continue
+        kept.append(html[position:ignored.start()])
+        position = _element_end(html, ignored.group(1), ignored.end())
+        if position is None:
+            return whole
+    kept.append(html[position:end])
+    return hashlib.sha256(" ".join("".join(kept).split()).encode("utf-8")).hexdigest()  # whitespace reads as one space
+
+
+@cache
+def _same_name_tags(name: str) -> re.Pattern[str]:
+    return re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])[^>]*?(/?)>", re.IGNORECASE)
+
+
+def _element_end(html: str, name: str, position: int) -> int | None:
+    """Where the element named `name`, whose start tag ends at `position`, ends; None if it never closes."""
+    depth = 1
+    for tag in _same_name_tags(name).finditer(html, position):
+        closing, self_closing = tag.groups()
+        depth += -1 if closing else 0 if self_closing else 1
+        if depth == 0:
+            return tag.end()
+    return None
