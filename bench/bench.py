@@ -157,7 +157,8 @@ def refresh(args, results) -> None:
         _refresh_one(args, results, rev)
 
 
-# A commit that rewords one error and adds one (the index changes), and one that moves raises only.
+# A commit that rewords one error and adds one (the search index changes), and one that moves raises
+# only. Their cases run where the installed jaxlib accepts their jax source (0.10.2.dev: jaxlib 0.10).
 DEFAULT_REFRESH_REVS = ("57ba662a85", "516c7b2903")
 
 
@@ -439,7 +440,6 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", default=DEFAULT_CLONE)
     parser.add_argument("--tag", default="jax-v0.10.2")
-    # A typical commit (rewords one error) whose parent the installed jaxlib 0.10.2 imports: its cases run.
     parser.add_argument("--refresh-rev", action="append",
                         help=f"a commit the refresh benchmark refreshes to (repeatable; default {', '.join(DEFAULT_REFRESH_REVS)})")
     parser.add_argument("--since", default="jax-v0.4.1", help="where the history benchmark's crawl begins")

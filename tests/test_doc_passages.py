@@ -3,7 +3,7 @@
 import json
 import textwrap
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.crawl import crawl_snapshot
@@ -21,7 +21,7 @@ from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import SourceFile
 from jax_errors.db.engine import open_database
 from jax_errors.db.models import DocPassage as DocPassageRow
-from jax_errors.db.models import SnapshotDocPassage, SnapshotDocs
+from jax_errors.db.models import Snapshot, SnapshotDocPassage, SnapshotDocs
 from jax_errors.site_gen import records
 from jax_errors.site_gen.catalogue import load_catalogue
 from jax_errors.site_gen.doc_mentions import ErrorWords, doc_mentions, message_phrases
@@ -37,7 +37,9 @@ ERRORS_PY = '''
         This error occurs when a JAX Tracer object is used in a context where a
         concrete value is required.
 
-        It often comes from Python control flow on a traced value.
+        It often comes from Python control flow on a traced value. For example::
+
+            >>> bool(jnp.zeros(()) > 0)  # under jit
 
         Example::
 
@@ -224,8 +226,9 @@ def test_crawled_docs_reach_the_cards_and_are_stored_once(git_repo, tmp_path):
             "docs/notebooks/Custom.ipynb": json.dumps(NOTEBOOK), "jax/_src/errors.py": ERRORS_PY,
             "jax/_src/mod.py": MODULE}
     git_repo.commit(docs, "one", tag="jax-v0.0.1")
-    git_repo.commit({"docs/faq.rst": textwrap.dedent(FAQ_RST) + "\nMore words about nothing.\n"}, "two",
-                    tag="jax-v0.0.2")
+    # Two paragraphs at the top move every passage of the FAQ down: each is still stored once.
+    git_repo.commit({"docs/faq.rst": "A first paragraph.\n\nMore words about nothing.\n\n" + textwrap.dedent(FAQ_RST)},
+                    "two", tag="jax-v0.0.2")
     engine = open_database(tmp_path / "catalogue.db")
     with JaxRepository(git_repo.path) as repository:
         for tag in ("jax-v0.0.1", "jax-v0.0.2"):
@@ -236,9 +239,13 @@ def test_crawled_docs_reach_the_cards_and_are_stored_once(git_repo, tmp_path):
             SnapshotDocPassage.snapshot_id)).all())
         read = session.execute(select(SnapshotDocs.pages, SnapshotDocs.passages)).all()
     # Passages speaking of errors: the gotchas' paragraph and note, the FAQ's first paragraph, the
-    # notebook's prose and output, two docstrings. The FAQ's new paragraph speaks of none: both
-    # snapshots hold the same 7, stored once.
+    # notebook's prose and output, two docstrings. The FAQ's new paragraphs speak of none: both
+    # snapshots hold the same 7, stored once, each snapshot with its own lines.
     assert read == [(3, 7), (3, 7)] and list(linked.values()) == [7, 7] and stored == 7
+    with Session(engine) as session:
+        faq_lines = session.execute(select(SnapshotDocPassage.line).join(DocPassageRow).where(
+            DocPassageRow.path == "docs/faq.rst").order_by(SnapshotDocPassage.snapshot_id)).scalars().all()
+    assert faq_lines == [9, 14]
     cards = {card.site.qualname: card for card in load_catalogue(engine).cards.values()}
     assert [(m.names, m.passage.kind, m.passage.url) for m in cards["to_int"].docs] == [
         ("class", "docstring", "https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError")]
@@ -264,3 +271,63 @@ def test_a_snapshot_crawled_before_docs_were_read_reads_them_on_its_next_crawl(g
         assert crawl_snapshot(engine, repository.snapshot("jax-v0.0.1")).skipped
     cards = {card.site.qualname: card for card in load_catalogue(engine).cards.values()}
     assert [m.passage.heading for m in cards["to_int"].docs] == ["ConcretizationTypeError"]
+
+
+def test_passages_no_snapshot_holds_are_deleted(git_repo, tmp_path):
+    git_repo.commit({"docs/faq.rst": FAQ_RST, "jax/_src/mod.py": MODULE}, "one", tag="jax-v0.0.1")
+    third = git_repo.commit({"docs/faq.rst": FAQ_RST.replace("raises no error", "raises an error")}, "two")
+    engine = open_database(tmp_path / "catalogue.db")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(engine, repository.snapshot("jax-v0.0.1"))
+        with Session(engine) as session, session.begin():
+            session.execute(delete(Snapshot))  # its links go with it; the passage stays until a crawl
+        crawl_snapshot(engine, repository.snapshot(third))
+    with Session(engine) as session:
+        texts = session.scalars(select(DocPassageRow.text)).all()
+    assert len(texts) == 1 and "raises an error" in texts[0]
+
+
+def test_a_notebook_section_opened_by_a_cell_without_text_holds_the_cells_after_it():
+    notebook = {"cells": [
+        {"cell_type": "markdown", "source": "# Title\n\nIntro raising nothing."},
+        {"cell_type": "markdown", "source": "## First\n\nText."},
+        {"cell_type": "markdown", "source": "## 🔪 Out-of-bounds indexing"},
+        {"cell_type": "code", "source": "x[10]", "outputs": [
+            {"output_type": "error", "ename": "IndexError", "evalue": "index 10 is out of bounds", "traceback": []}]},
+        {"cell_type": "markdown", "source": "## First"},  # a title used before: docutils numbers its id
+        {"cell_type": "code", "source": "y", "outputs": []},
+    ]}
+    passages = list(notebook_passages("docs/nb.ipynb", notebook))
+    by_text = {p.text: (p.heading, p.url.rpartition("/")[2]) for p in passages}
+    assert by_text["IndexError: index 10 is out of bounds"] == ("🔪 Out-of-bounds indexing",
+                                                              "nb.html#out-of-bounds-indexing")
+    assert by_text["Intro raising nothing."] == ("Title", "nb.html") and by_text["Text."] == ("First", "nb.html#first")
+    assert by_text["y"] == ("First", "nb.html")  # its id is not known: the page
+
+
+def test_rst_admonitions_are_prose_and_api_lists_are_left_out():
+    page = textwrap.dedent('''
+        Title
+        =====
+
+        .. note::
+           A note that raises a ``ValueError``
+           over two lines.
+
+        .. autosummary::
+           :toctree: _autosummary
+
+           ConcretizationTypeError
+           TracerBoolConversionError
+
+        - a list item
+          continued below
+
+        Run this::
+
+            f(x)
+    ''').lstrip("\n")
+    assert [(kind, text) for _, _, _, kind, text in rst_blocks(page)] == [
+        ("prose", "A note that raises a ``ValueError``\nover two lines."),
+        ("prose", "- a list item\ncontinued below"),
+        ("prose", "Run this::"), ("code", "f(x)")]

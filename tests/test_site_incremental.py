@@ -1,5 +1,6 @@
 """An incremental build renders only the cards whose data changed, and equals a full build byte for byte."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -135,6 +136,7 @@ def test_a_search_index_pagefind_left_unfinished_is_made_again(catalogue, tmp_pa
     with pytest.raises(SearchIndexError):
         build(engine, tmp_path / "site", search=True)
     assert not (tmp_path / "site" / "pagefind").exists()
+    assert "searchable" not in json.loads((tmp_path / "site" / MARKER).read_text())  # no index is claimed
     monkeypatch.undo()
     report = build(engine, tmp_path / "site", search=True)
     assert report.indexed == 2 and report.rewritten == 0  # the pages stood; only the index was made

@@ -16,7 +16,7 @@ import json
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from jax_errors.crawler.sources import SourceFile
@@ -42,11 +42,15 @@ class DocPassage:
     url: str
     kind: PassageKind
     text: str
+    position: int = 0  # its place among its file's passages
 
     @property
     def digest(self) -> str:
-        """What identifies the passage across snapshots: equal passages are stored once."""
-        key = "\0".join((self.path, str(self.line), self.heading, self.url, self.kind, self.text))
+        """What identifies the passage across snapshots: its words and section, not where the file has it.
+
+        An edit above a passage moves it, and a snapshot holding it links to the stored one anew.
+        """
+        key = "\0".join((self.path, self.heading, self.url, self.kind, self.text))
         return hashlib.sha1(key.encode("utf-8")).hexdigest()
 
 
@@ -64,13 +68,17 @@ def read_passages(docs: Iterable[SourceFile], package: Iterable[SourceFile]) -> 
             continue
         try:
             text = pages[path].read().decode("utf-8")
-            passages.extend(_page_passages(path, text))
+            passages.extend(_numbered(_page_passages(path, text)))
         except (SourceError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
             continue
     for source in package:
         if source.path == ERRORS_MODULE:
-            passages.extend(docstring_passages(source.path, source.read()))
+            passages.extend(_numbered(docstring_passages(source.path, source.read())))
     return passages
+
+
+def _numbered(passages: Iterable[DocPassage]) -> list[DocPassage]:
+    return [replace(passage, position=number) for number, passage in enumerate(passages)]
 
 
 def _page_passages(path: str, text: str) -> list[DocPassage]:
@@ -107,10 +115,32 @@ def plain_heading(title: str) -> str:
 
 
 def section_anchor(title: str) -> str:
-    """The id Sphinx (docutils' `make_id`) gives a section with this title."""
+    """The id Sphinx (docutils' `make_id`) gives a section with this title, the first on its page to have it."""
     ascii_text = unicodedata.normalize("NFKD", plain_heading(title)).encode("ascii", "ignore").decode("ascii")
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower())
     return re.sub(r"^[-0-9]+|-+$", "", slug)
+
+
+class Sections:
+    """The section a page's reading is in: its heading and anchor, as titles come.
+
+    The first title is the page's own: its section is the page, with no anchor. A title a page
+    already used gets an id from docutils' running counter (`id3`), which only a full parse knows:
+    its passages link to the page.
+    """
+
+    def __init__(self) -> None:
+        self.heading = ""
+        self.anchor = ""
+        self.titled = False
+        self._used: set[str] = set()
+
+    def enter(self, title: str) -> None:
+        self.heading = plain_heading(title)
+        anchor = section_anchor(title) if self.titled else ""
+        self.anchor = "" if anchor in self._used else anchor
+        self._used.add(anchor)
+        self.titled = True
 
 
 Block = tuple[int, str, str, PassageKind, str]  # line, heading, anchor, kind, text
@@ -121,12 +151,13 @@ _CODE_INFO = re.compile(r"^(?:\{code[\w-]*\}|[\w+-]*)$")  # a code cell or block
 _MARKUP_LINE = re.compile(r"^(?:\+\+\+.*|<!--.*-->|\([\w.-]+\)=|:[\w-]+:.*)$")  # cell breaks, comments, labels, options
 
 
-def markdown_blocks(text: str, *, heading: str = "", anchor: str = "", first_line: int = 1) -> list[Block]:
+def markdown_blocks(text: str, sections: Sections | None = None, *, first_line: int = 1) -> list[Block]:
     """The paragraphs and fenced code blocks of a (MyST) Markdown page, each under its section's heading.
 
-    The page title (the first `#` heading) gives no anchor: its section is the page itself. The
-    text inside a directive's fence (a note, a tip) is read as paragraphs.
+    The text inside a directive's fence (a note, a tip) is read as paragraphs. `sections` carries
+    the section from one notebook cell to the next.
     """
+    sections = sections or Sections()
     lines = text.splitlines()
     start = _front_matter_end(lines)
     blocks: list[Block] = []
@@ -136,19 +167,21 @@ def markdown_blocks(text: str, *, heading: str = "", anchor: str = "", first_lin
     code: list[str] = []
     code_line = 0
     directives: list[str] = []  # the fences of the directives open around this line
-    titled = bool(heading)
+
+    def add(line: int, kind: PassageKind, body: str) -> None:
+        blocks.append((line, sections.heading, sections.anchor, kind, body))
 
     def flush() -> None:
         nonlocal paragraph
         if paragraph:
-            blocks.append((paragraph_line, heading, anchor, "prose", "\n".join(paragraph)))
+            add(paragraph_line, "prose", "\n".join(paragraph))
             paragraph = []
 
     for number, raw in enumerate(lines[start:], start=start + first_line):
         stripped = raw.strip()
         if code_fence is not None:
             if stripped.startswith(code_fence) and not stripped.strip(code_fence[0]):
-                blocks.append((code_line, heading, anchor, "code", _without_options(code)))
+                add(code_line, "code", _without_options(code))
                 code_fence, code = None, []
             else:
                 code.append(raw)
@@ -167,9 +200,7 @@ def markdown_blocks(text: str, *, heading: str = "", anchor: str = "", first_lin
         found = _MD_HEADING.match(raw)
         if found:
             flush()
-            heading = plain_heading(found.group(2))
-            anchor = section_anchor(found.group(2)) if titled else ""
-            titled = True
+            sections.enter(found.group(2))
             continue
         if not stripped or _MARKUP_LINE.match(stripped):
             flush()
@@ -179,7 +210,7 @@ def markdown_blocks(text: str, *, heading: str = "", anchor: str = "", first_lin
         paragraph.append(stripped)
     flush()
     if code_fence is not None and code:
-        blocks.append((code_line, heading, anchor, "code", _without_options(code)))
+        add(code_line, "code", _without_options(code))
     return blocks
 
 
@@ -200,90 +231,100 @@ def _front_matter_end(lines: Sequence[str]) -> int:
 
 
 _UNDERLINE = re.compile(r"^([=\-~^\"'*+#`:.])\1{2,}\s*$")
+_DIRECTIVE = re.compile(r"^\.\.\s+([\w:-]+)::")
+# What an indented block under a directive is: code, text read as paragraphs, or neither (a list of
+# API names, a table of contents, an image): left out.
+_CODE_DIRECTIVES = frozenset({"code-block", "code", "sourcecode", "testcode", "testoutput", "doctest", "ipython",
+                              "jupyter-execute"})
+_PROSE_DIRECTIVES = frozenset({"note", "warning", "tip", "important", "caution", "attention", "danger", "error",
+                               "hint", "admonition", "seealso", "versionadded", "versionchanged", "deprecated"})
 
 
 def rst_blocks(text: str) -> list[Block]:
     """The paragraphs and literal blocks of a reStructuredText page, each under its section's heading.
 
-    A title is a line underlined (and maybe overlined) by one repeated punctuation mark; an indented
-    block (after `::` or a code directive) is code; directives and comments themselves are left out.
+    A title is a line underlined (and maybe overlined) by one repeated punctuation mark. An indented
+    block is code after a paragraph ending in `::` or under a code directive, paragraphs under an
+    admonition (a note, a warning) or in a list, and is left out under other directives
+    (autosummary, toctree) and comments.
     """
     lines = text.splitlines()
+    sections = Sections()
     blocks: list[Block] = []
-    heading = anchor = ""
-    titled = False
     current: list[str] = []
     current_line = 0
     current_kind: PassageKind = "prose"
+    indented_kind: PassageKind | None = "prose"  # what the next indented block is; None: left out
 
     def flush() -> None:
         nonlocal current
         if current:
             body = inspect.cleandoc("\n".join(current)) if current_kind == "code" else "\n".join(current)
-            blocks.append((current_line, heading, anchor, current_kind, body))
+            blocks.append((current_line, sections.heading, sections.anchor, current_kind, body))
             current = []
 
     index = 0
     while index < len(lines):
         raw = lines[index]
         following = lines[index + 1] if index + 1 < len(lines) else ""
-        if (raw.strip() and not raw.startswith((" ", "\t")) and _UNDERLINE.match(following)
-                and len(following.strip()) >= len(raw.strip()) and not _UNDERLINE.match(raw)):
+        stripped = raw.strip()
+        indented = raw.startswith((" ", "\t"))
+        if (stripped and not indented and _UNDERLINE.match(following)
+                and len(following.strip()) >= len(stripped) and not _UNDERLINE.match(raw)):
             flush()
-            heading = plain_heading(raw.strip())
-            anchor = section_anchor(raw.strip()) if titled else ""
-            titled = True
+            sections.enter(stripped)
+            indented_kind = "prose"
             index += 2
             continue
+        index += 1
         if _UNDERLINE.match(raw):  # an overline, or a transition
             flush()
-            index += 1
-            continue
-        indented = raw.startswith((" ", "\t"))
-        if not raw.strip():
+        elif not stripped:
             if current_kind == "prose":
                 flush()
             elif current:
                 current.append("")
         elif raw.startswith(".."):
             flush()
+            directive = _DIRECTIVE.match(raw)
+            name = directive.group(1) if directive else None
+            indented_kind = ("code" if name in _CODE_DIRECTIVES else "prose" if name in _PROSE_DIRECTIVES else None)
         elif indented and (current_kind == "code" or not current):
-            if current_kind != "code":
-                flush()
-                current_kind, current_line = "code", index + 1
-            current.append(raw)
-        else:
-            if current_kind == "code":
-                flush()
-                current_kind = "prose"
+            if indented_kind is None or re.match(r"^\s*:[\w-]+:", raw):  # left out, or a directive's option
+                continue
             if not current:
-                current_line = index + 1
-            current.append(raw.strip())
-        index += 1
+                current_kind, current_line = indented_kind, index
+            current.append(raw if current_kind == "code" else stripped)
+        else:
+            if current and current_kind == "code":
+                flush()
+            if not current:
+                current_kind, current_line = "prose", index
+                if not indented:
+                    indented_kind = "prose"
+            current.append(stripped)
+            if stripped.endswith("::"):
+                indented_kind = "code"
     flush()
     return blocks
 
 
 def notebook_passages(path: str, notebook: dict) -> Iterator[DocPassage]:
     """A Jupyter notebook's Markdown cells as paragraphs, its code cells and their outputs (errors too)."""
-    heading = anchor = ""
+    sections = Sections()
     for number, cell in enumerate(notebook.get("cells", []), start=1):
         source = _joined(cell.get("source", ""))
         if cell.get("cell_type") == "markdown":
-            for line, heading, anchor, kind, body in markdown_blocks(source, heading=heading, anchor=anchor,
-                                                                     first_line=number):
+            for _, heading, anchor, kind, body in markdown_blocks(source, sections, first_line=number):
                 if body.strip():
                     yield _passage(path, number, heading, anchor, kind, body)
-            if not heading:  # the title cell: its section is the page
-                found = next((m for m in map(_MD_HEADING.match, source.splitlines()) if m), None)
-                heading = plain_heading(found.group(2)) if found else heading
         elif cell.get("cell_type") == "code":
             if source.strip():
-                yield _passage(path, number, heading, anchor, "code", source)
+                yield _passage(path, number, sections.heading, sections.anchor, "code", source)
             for output in cell.get("outputs", []):
                 text = _output_text(output)
                 if text.strip():
-                    yield _passage(path, number, heading, anchor, "output", text)
+                    yield _passage(path, number, sections.heading, sections.anchor, "output", text)
 
 
 def _output_text(output: dict) -> str:
@@ -318,7 +359,13 @@ def docstring_passages(path: str, source: bytes) -> list[DocPassage]:
         for paragraph in docstring.split("\n\n"):
             if paragraph.lstrip().startswith((">>>", "Example", "For example")) or paragraph.startswith(" "):
                 break
-            paragraphs.append(" ".join(paragraph.split()))
+            words = " ".join(paragraph.split())
+            if words.endswith("::"):  # it leads into an example: keep what comes before its last sentence
+                words = words[:-2].rpartition(". ")[0] + "." if ". " in words else ""
+                if words:
+                    paragraphs.append(words)
+                break
+            paragraphs.append(words)
         if paragraphs:
             passages.append(DocPassage(path, node.lineno, node.name, f"{ERRORS_PAGE}#jax.errors.{node.name}",
                                        "docstring", _cut("\n\n".join(paragraphs))))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, exists, insert, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.docs import DocPassage as Passage
@@ -21,23 +21,34 @@ def has_docs(session: Session, snapshot: Snapshot) -> bool:
 
 
 def store_docs(session: Session, snapshot: Snapshot, passages: Sequence[Passage], *, pages: int) -> None:
-    """Record the passages `snapshot` holds, storing those no snapshot held before."""
-    by_digest = {p.digest: p for p in passages}
-    known: dict[str, int] = {}
-    for batch in chunks(sorted(by_digest)):
-        known.update(session.execute(select(DocPassage.digest, DocPassage.id).where(DocPassage.digest.in_(batch))).all())
+    """Record the passages `snapshot` holds, storing those no snapshot held before.
+
+    Passages no snapshot holds any more (after a re-crawl, or a snapshot deleted) are deleted.
+    """
+    by_digest: dict[str, Passage] = {}
+    for passage in passages:
+        by_digest.setdefault(passage.digest, passage)  # the same words twice in one section: the first
+    known = _stored_ids(session, by_digest)
     new = [by_digest[d] for d in sorted(by_digest) if d not in known]
     if new:
         session.execute(insert(DocPassage), [
-            {"digest": p.digest, "path": p.path, "line": p.line, "heading": p.heading, "url": p.url, "kind": p.kind,
-             "text": p.text} for p in new])
-        for batch in chunks([p.digest for p in new]):
-            known.update(session.execute(select(DocPassage.digest, DocPassage.id).where(DocPassage.digest.in_(batch))).all())
+            {"digest": p.digest, "path": p.path, "heading": p.heading, "url": p.url, "kind": p.kind, "text": p.text}
+            for p in new])
+        known.update(_stored_ids(session, [p.digest for p in new]))
     session.execute(delete(SnapshotDocPassage).where(SnapshotDocPassage.snapshot_id == snapshot.id))
     if by_digest:
-        session.execute(insert(SnapshotDocPassage),
-                        [{"snapshot_id": snapshot.id, "passage_id": known[d]} for d in sorted(by_digest)])
+        session.execute(insert(SnapshotDocPassage), [
+            {"snapshot_id": snapshot.id, "passage_id": known[d], "line": p.line, "position": p.position}
+            for d, p in sorted(by_digest.items())])
+    session.execute(delete(DocPassage).where(~exists().where(SnapshotDocPassage.passage_id == DocPassage.id)))
     session.merge(SnapshotDocs(snapshot_id=snapshot.id, version=DOCS_READER, pages=pages, passages=len(by_digest)))
+
+
+def _stored_ids(session: Session, digests: Iterable[str]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for batch in chunks(digests):
+        found.update(session.execute(select(DocPassage.digest, DocPassage.id).where(DocPassage.digest.in_(batch))).all())
+    return found
 
 
 def newest_passages(session: Session, newest_first: Sequence[int]) -> list[Passage]:
@@ -50,8 +61,9 @@ def newest_passages(session: Session, newest_first: Sequence[int]) -> list[Passa
     for snapshot_id, docstrings in ((with_pages, False), (with_docstrings, True)):
         if snapshot_id is None:
             continue
-        rows = session.scalars(select(DocPassage).join(SnapshotDocPassage).where(
-            SnapshotDocPassage.snapshot_id == snapshot_id).order_by(DocPassage.path, DocPassage.line, DocPassage.id))
-        passages.extend(Passage(r.path, r.line, r.heading, r.url, r.kind, r.text) for r in rows
-                        if (r.kind == "docstring") == docstrings)
+        rows = session.execute(select(DocPassage, SnapshotDocPassage.line, SnapshotDocPassage.position).join(
+            SnapshotDocPassage).where(SnapshotDocPassage.snapshot_id == snapshot_id).order_by(
+            DocPassage.path, SnapshotDocPassage.position))
+        passages.extend(Passage(r.path, line, r.heading, r.url, r.kind, r.text, position)
+                        for r, line, position in rows if (r.kind == "docstring") == docstrings)
     return passages

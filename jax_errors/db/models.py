@@ -209,7 +209,6 @@ class DocPassage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     digest: Mapped[str] = mapped_column(String(40), unique=True)
     path: Mapped[str] = mapped_column(Text)
-    line: Mapped[int]
     heading: Mapped[str] = mapped_column(Text)
     url: Mapped[str] = mapped_column(Text)
     kind: Mapped[str] = mapped_column(String(16))  # prose, code, output or docstring
@@ -231,13 +230,15 @@ class SnapshotDocs(Base):
 
 
 class SnapshotDocPassage(Base):
-    """Which stored passages one snapshot's docs hold."""
+    """Which stored passages one snapshot's docs hold, and where its files have them."""
 
     __tablename__ = "snapshot_doc_passages"
 
     snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"), primary_key=True)
     passage_id: Mapped[int] = mapped_column(ForeignKey("doc_passages.id", ondelete="CASCADE"), primary_key=True,
                                             index=True)
+    line: Mapped[int]  # where it starts in its file (of a notebook: the cell's number)
+    position: Mapped[int]  # its place among its file's passages
 
 
 class RaisedBy(Base):

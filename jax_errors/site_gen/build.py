@@ -101,7 +101,8 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     report.warnings.extend(str(problem) for problem in check_knowledge(
         knowledge, known_ids=catalogue.cards.keys(), case_names={case.name for case in cases}))
     # The report link is on every card: another one means every card is written again.
-    out = SiteOutput.open(Path(config.out), incremental=config.incremental, settings=config.report_url or "")
+    out = SiteOutput.open(Path(config.out), incremental=config.incremental, settings=config.report_url or "",
+                          search=config.search)
     cards = catalogue.sorted_cards()
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1

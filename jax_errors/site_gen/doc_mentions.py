@@ -132,7 +132,7 @@ _KIND_ORDER = {"message": {"prose": 0, "output": 1, "docstring": 2, "code": 3},
 def _best(mentions: list[DocMention]) -> tuple[DocMention, ...]:
     """At most MAX_MENTIONS, one per section and excerpt: the message quoted before the class named."""
     ordered = sorted(mentions, key=lambda m: (m.names != "message", _KIND_ORDER[m.names][m.passage.kind],
-                                              m.passage.path, m.passage.line))
+                                              m.passage.path, m.passage.position))
     chosen: list[DocMention] = []
     for mention in ordered:
         if all(mention.passage.url != c.passage.url and mention.excerpt != c.excerpt for c in chosen):

@@ -64,15 +64,17 @@ class SiteOutput:
     files: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
     searchable: dict[str, str] = field(default_factory=dict)  # page -> hash of what Pagefind indexes of it
+    search: bool = True  # the build makes a search index: hash what it indexes
     rewritten: int = 0
     unchanged: int = 0
     removed: int = 0
 
     @classmethod
-    def open(cls, out: Path, *, incremental: bool = True, settings: str = "") -> SiteOutput:
+    def open(cls, out: Path, *, incremental: bool = True, settings: str = "", search: bool = True) -> SiteOutput:
         """Ready `out` for a build: keep an earlier build of this generator, else start empty.
 
         `settings` is what else every page depends on (the report link): another value is another generator.
+        `search`: the build makes a search index, so what Pagefind indexes of each page is hashed.
 
         Raises:
             SiteError: `out` is a file, or a non-empty folder holding no earlier build.
@@ -91,16 +93,11 @@ class SiteOutput:
         (out / MARKER).write_text(BUILDING, encoding="utf-8")
         if incremental and manifest.get("generator") == generator:
             return cls(out, generator, dict(manifest.get("files", {})), dict(manifest.get("inputs", {})),
-                       dict(manifest.get("searchable", {})))
+                       dict(manifest.get("searchable", {})), search=search)
         for child in out.iterdir():
             if child.name != MARKER:
                 shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
-        return cls(out, generator)
-
-    @property
-    def changed(self) -> bool:
-        """Whether this build wrote or removed anything so far."""
-        return bool(self.rewritten or self.removed)
+        return cls(out, generator, search=search)
 
     def write(self, page: str, data: str | bytes) -> None:
         """Write `page` (site-relative) unless it already holds exactly `data`."""
@@ -135,13 +132,15 @@ class SiteOutput:
 
     def _keep_searchable(self, page: str, data: str | bytes | None) -> None:
         """An unchanged page is indexed as before: its hash carries over (or is made, if the last index lacks it)."""
+        if not self.search:
+            return
         if page in self.previous_searchable:
             self.searchable[page] = self.previous_searchable[page]
         elif page.endswith(".html"):
             self._note_searchable(page, data if data is not None else (self.out / page).read_bytes())
 
     def _note_searchable(self, page: str, data: str | bytes) -> None:
-        if page.endswith(".html"):
+        if self.search and page.endswith(".html"):
             found = searchable_digest(data.decode("utf-8") if isinstance(data, bytes) else data)
             if found is not None:
                 self.searchable[page] = found

@@ -25,7 +25,6 @@ def upgrade() -> None:
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('digest', sa.String(length=40), nullable=False),
     sa.Column('path', sa.Text(), nullable=False),
-    sa.Column('line', sa.Integer(), nullable=False),
     sa.Column('heading', sa.Text(), nullable=False),
     sa.Column('url', sa.Text(), nullable=False),
     sa.Column('kind', sa.String(length=16), nullable=False),
@@ -44,6 +43,8 @@ def upgrade() -> None:
     op.create_table('snapshot_doc_passages',
     sa.Column('snapshot_id', sa.Integer(), nullable=False),
     sa.Column('passage_id', sa.Integer(), nullable=False),
+    sa.Column('line', sa.Integer(), nullable=False),
+    sa.Column('position', sa.Integer(), nullable=False),
     sa.ForeignKeyConstraint(['passage_id'], ['doc_passages.id'], name=op.f('fk_snapshot_doc_passages_passage_id_doc_passages'), ondelete='CASCADE'),
     sa.ForeignKeyConstraint(['snapshot_id'], ['snapshots.id'], name=op.f('fk_snapshot_doc_passages_snapshot_id_snapshots'), ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('snapshot_id', 'passage_id', name=op.f('pk_snapshot_doc_passages'))
