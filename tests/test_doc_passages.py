@@ -35,7 +35,7 @@ ERRORS_PY = '''
     class ConcretizationTypeError(JAXTypeError):
         """
         This error occurs when a JAX Tracer object is used in a context where a
-        concrete value is required.
+        concrete value is required (see :ref:`faq-values`).
 
         It often comes from Python control flow on a traced value. For example::
 
@@ -171,7 +171,8 @@ def test_docstrings_of_the_error_classes_are_the_errors_page():
     concretization = by_class["ConcretizationTypeError"]
     assert concretization.url == "https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError"
     assert concretization.text == ("This error occurs when a JAX Tracer object is used in a context where a concrete "
-                                   "value is required.\n\nIt often comes from Python control flow on a traced value.")
+                                   "value is required (see :ref:`faq-values`).\n\nIt often comes from Python control "
+                                   "flow on a traced value.")
 
 
 def test_a_markdown_twin_of_a_notebook_is_read_from_the_notebook():
@@ -223,6 +224,7 @@ def test_mentions_quote_the_message_name_the_class_and_skip_boilerplate():
 
 def test_crawled_docs_reach_the_cards_and_are_stored_once(git_repo, tmp_path):
     docs = {"docs/notebooks/Common_Gotchas.md": GOTCHAS_MD, "docs/faq.rst": FAQ_RST,
+            "docs/tracing.md": "# Tracing\n\n(faq-values)=\n## Different kinds of JAX values\n\nTracers and arrays.\n",
             "docs/notebooks/Custom.ipynb": json.dumps(NOTEBOOK), "jax/_src/errors.py": ERRORS_PY,
             "jax/_src/mod.py": MODULE}
     git_repo.commit(docs, "one", tag="jax-v0.0.1")
@@ -241,7 +243,7 @@ def test_crawled_docs_reach_the_cards_and_are_stored_once(git_repo, tmp_path):
     # Passages speaking of errors: the gotchas' paragraph and note, the FAQ's first paragraph, the
     # notebook's prose and output, two docstrings. The FAQ's new paragraphs speak of none: both
     # snapshots hold the same 7, stored once, each snapshot with its own lines.
-    assert read == [(3, 7), (3, 7)] and list(linked.values()) == [7, 7] and stored == 7
+    assert read == [(4, 7), (4, 7)] and list(linked.values()) == [7, 7] and stored == 7
     with Session(engine) as session:
         faq_lines = session.execute(select(SnapshotDocPassage.line).join(DocPassageRow).where(
             DocPassageRow.path == "docs/faq.rst").order_by(SnapshotDocPassage.snapshot_id)).scalars().all()
@@ -249,6 +251,8 @@ def test_crawled_docs_reach_the_cards_and_are_stored_once(git_repo, tmp_path):
     cards = {card.site.qualname: card for card in load_catalogue(engine).cards.values()}
     assert [(m.names, m.passage.kind, m.passage.url) for m in cards["to_int"].docs] == [
         ("class", "docstring", "https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError")]
+    # The docstring's reference reads as the section it names, as on docs.jax.dev.
+    assert "(see Different kinds of JAX values)" in cards["to_int"].docs[0].excerpt
     assert [(m.names, m.passage.url) for m in cards["check_sizes"].docs] == [
         ("message", "https://docs.jax.dev/en/latest/faq.html#jit-changes-the-behavior-of-my-function")]
     assert [(m.names, m.passage.kind) for m in cards["custom"].docs] == [("message", "output")]

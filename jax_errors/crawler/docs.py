@@ -63,18 +63,46 @@ def read_passages(docs: Iterable[SourceFile], package: Iterable[SourceFile]) -> 
     pages = {f.path: f for f in docs if f.path.endswith(PAGE_SUFFIXES) and not f.link}
     notebooks = {path.removesuffix(".ipynb") for path in pages if path.endswith(".ipynb")}
     passages: list[DocPassage] = []
+    titles: dict[str, str] = {}
     for path in sorted(pages):
-        if path.endswith(".md") and path.removesuffix(".md") in notebooks:
-            continue
         try:
             text = pages[path].read().decode("utf-8")
+            titles.update(label_titles(text))
+            if path.endswith(".md") and path.removesuffix(".md") in notebooks:
+                continue
             passages.extend(_numbered(_page_passages(path, text)))
         except (SourceError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
             continue
     for source in package:
         if source.path == ERRORS_MODULE:
             passages.extend(_numbered(docstring_passages(source.path, source.read())))
-    return passages
+    return [replace(p, text=titled_references(p.text, titles)) for p in passages] if titles else passages
+
+
+_LABEL = re.compile(r"^(?:\(([\w.-]+)\)=|\.\. _([\w.-]+):)\s*$")  # MyST `(label)=`, rST `.. _label:`
+_BARE_REFERENCE = re.compile(r":ref:`([\w.-]+)`")
+
+
+def label_titles(text: str) -> dict[str, str]:
+    """The sections a page labels, by label: a label line, then the title that follows it."""
+    titles = {}
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        found = _LABEL.match(line.strip())
+        if not found:
+            continue
+        following = next((ln for ln in lines[number + 1:number + 4] if ln.strip()), "")
+        heading = _MD_HEADING.match(following)
+        title = heading.group(2) if heading else following.strip()
+        if title and not _LABEL.match(title) and not title.startswith(".."):
+            titles[found.group(1) or found.group(2)] = plain_heading(title)
+    return titles
+
+
+def titled_references(text: str, titles: dict[str, str]) -> str:
+    """`:ref:`label`` written with the title Sphinx shows for it (`:ref:`Title <label>``), where known."""
+    return _BARE_REFERENCE.sub(lambda m: f":ref:`{titles[m.group(1)]} <{m.group(1)}>`" if m.group(1) in titles
+                               else m.group(0), text)
 
 
 def _numbered(passages: Iterable[DocPassage]) -> list[DocPassage]:
