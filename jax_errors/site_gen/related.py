@@ -40,21 +40,26 @@ def related_errors(cards: Iterable[Card], *, limit: int = MAX_RELATED) -> dict[s
         by_file[card.location.path].append(card)
         if bags[card.id]:
             by_skeleton[skeletons[card.id]].append(card)
-    related = {}
+    found: dict[str, dict[str, tuple[int, float, Card]]] = {card.id: {} for card in cards}
     for card in cards:
-        found: dict[str, tuple[int, float, Card]] = {}
         for other in by_skeleton.get(skeletons[card.id], ()):
             if other.id != card.id and other.location.path != card.location.path:
-                found[other.id] = (0, 1.0, other)
-        for other in by_file[card.location.path]:
-            if other.id == card.id:
-                continue
-            score = jaccard(bags[card.id], bags[other.id])
-            if other.site.qualname == card.site.qualname:
-                found.setdefault(other.id, (1, score, other))
-            elif score >= MIN_SIMILARITY:
-                found.setdefault(other.id, (2, score, other))
-        best = sorted(found.values(), key=lambda f: (f[0], -f[1], f[2].id))[:limit]
+                found[card.id][other.id] = (0, 1.0, other)
+    for members in by_file.values():  # each pair of a file once: the index and the reasons are symmetric
+        for i, card in enumerate(members):
+            for other in members[i + 1:]:
+                score = jaccard(bags[card.id], bags[other.id])
+                if other.site.qualname == card.site.qualname:
+                    rank = 1
+                elif score >= MIN_SIMILARITY:
+                    rank = 2
+                else:
+                    continue
+                found[card.id][other.id] = (rank, score, other)
+                found[other.id][card.id] = (rank, score, card)
+    related = {}
+    for card in cards:
+        best = sorted(found[card.id].values(), key=lambda f: (f[0], -f[1], f[2].id))[:limit]
         related[card.id] = tuple(
             Related(other.id, other.title, REASONS[rank], round(score, 3)) for rank, score, other in best
         )
