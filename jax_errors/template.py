@@ -60,7 +60,7 @@ class Template:
         text = _ADJACENT_PLACEHOLDERS.sub("…", " ".join("".join(pieces).split()))
         if not _WORD.search(text):  # placeholders and punctuation alone: no title
             return ""
-        return text if len(text) <= TITLE_LENGTH else text[:TITLE_LENGTH - 1].rstrip() + "…"
+        return shortened(text, TITLE_LENGTH)
 
     def _joined(self, placeholder: str) -> str:
         """Literal text as is, each placeholder written as `placeholder.format(expression)`."""
@@ -175,6 +175,11 @@ def template_pattern(template: Template) -> str:
     names = (f"s{i}" for i in range(1_000_000))
     bodies = dict.fromkeys(_linear(items, names) for items in _variants(_nested(template.parts)))
     return r"\s*(?:" + "|".join(bodies) + r")\s*"
+
+
+def shortened(text: str, limit: int) -> str:
+    """`text`, or its first `limit - 1` characters and `…` when it is longer."""
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
 def folded(message: str) -> str:

@@ -21,6 +21,7 @@ from typing import Literal
 
 from jax_errors.crawler.sources import SourceFile
 from jax_errors.exceptions import SourceError
+from jax_errors.template import shortened
 
 DOCS_DIR = "docs"
 DOCS_URL = "https://docs.jax.dev/en/latest/"
@@ -401,8 +402,7 @@ def docstring_passages(path: str, source: bytes) -> list[DocPassage]:
 
 
 def _cut(text: str) -> str:
-    text = text.strip("\n")
-    return text if len(text) <= MAX_PASSAGE else text[:MAX_PASSAGE - 1].rstrip() + "…"
+    return shortened(text.strip("\n"), MAX_PASSAGE)
 
 
 _ERROR_WORDS = re.compile(r"[A-Z]\w*(?:Error|Exception)\b|\b[Ee]rrors?\b|\braise[sd]?\b")

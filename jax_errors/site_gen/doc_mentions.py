@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from jax_errors.crawler.docs import DocPassage, plain_heading
-from jax_errors.template import MARKERS, Template
+from jax_errors.template import MARKERS, Template, shortened
 
 MIN_WORDS = 4
 MIN_CHARACTERS = 24
@@ -44,8 +44,7 @@ class DocMention:
                 _WORDS.findall(line.casefold())) or self.words in line), 0)
             start = max(0, min(hit - 2, len(lines) - MAX_CODE_LINES))
             return textwrap.dedent("\n".join(lines[start:start + MAX_CODE_LINES]))
-        text = plain_heading(text)
-        return text if len(text) <= MAX_EXCERPT else text[:MAX_EXCERPT - 1].rstrip() + "…"
+        return shortened(plain_heading(text), MAX_EXCERPT)
 
     def to_json(self) -> dict[str, str]:
         p = self.passage

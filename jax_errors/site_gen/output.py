@@ -8,7 +8,7 @@ makes; a different generator, or a folder without a manifest, gets a full build 
 folder. Either way the result is the same bytes.
 
 Once the search index is made, the manifest also holds a hash of what Pagefind indexed of each
-page (`search.searchable_digest`): a build whose pages hash alike keeps that index.
+page (`search.searchable_part`): a build whose pages hash alike keeps that index.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from jax_errors.exceptions import SiteError
 from jax_errors.faults import checkpoint
-from jax_errors.site_gen.search import searchable_digest
+from jax_errors.site_gen.search import searchable_part
 
 # A file that marks a folder as a build of ours, so a rebuild may empty it and nothing else.
 MARKER = ".jax-errors-site"
@@ -141,9 +141,9 @@ class SiteOutput:
 
     def _note_searchable(self, page: str, data: str | bytes) -> None:
         if self.search and page.endswith(".html"):
-            found = searchable_digest(data.decode("utf-8") if isinstance(data, bytes) else data)
-            if found is not None:
-                self.searchable[page] = found
+            part = searchable_part(data.decode("utf-8") if isinstance(data, bytes) else data)
+            if part is not None:
+                self.searchable[page] = digest(part)
 
     @property
     def search_index_current(self) -> bool:

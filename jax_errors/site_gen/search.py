@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import subprocess
@@ -53,20 +52,21 @@ _BODY = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-pagefind-body\b[^>]*>")
 _IGNORED = re.compile(r"<([a-zA-Z][\w-]*)\b[^>]*\bdata-pagefind-ignore\b[^>]*>")
 
 
-def searchable_digest(html: str) -> str | None:
-    """A hash of what Pagefind indexes of a page: its `data-pagefind-body` element without the
-    `data-pagefind-ignore` elements inside. None for a page without a body, which Pagefind leaves out.
+def searchable_part(html: str) -> str | None:
+    """What Pagefind indexes of a page: its `data-pagefind-body` element without the
+    `data-pagefind-ignore` elements inside, runs of whitespace as one space (as Pagefind reads them).
+    None for a page without a body, which Pagefind leaves out.
 
-    Markup is kept, so the hash changes whenever the indexed text can (runs of whitespace count as
-    one space, as Pagefind reads them); a page whose elements do not close as expected hashes whole. Equal hashes for the same pages mean Pagefind writes the same index.
+    Markup is kept, so the part changes whenever the indexed text can; of a page whose elements do
+    not close as expected, the whole page. Equal parts for the same pages mean Pagefind writes the
+    same index.
     """
     body = _BODY.search(html)
     if body is None:
         return None
-    whole = hashlib.sha256(html.encode("utf-8")).hexdigest()
     end = _element_end(html, body.group(1), body.end())
     if end is None:
-        return whole
+        return html
     kept, position = [], body.start()
     for ignored in _IGNORED.finditer(html, body.end(), end):
         if ignored.start() < position:  # inside an element already left out
@@ -74,9 +74,9 @@ def searchable_digest(html: str) -> str | None:
         kept.append(html[position:ignored.start()])
         position = _element_end(html, ignored.group(1), ignored.end())
         if position is None:
-            return whole
+            return html
     kept.append(html[position:end])
-    return hashlib.sha256(" ".join("".join(kept).split()).encode("utf-8")).hexdigest()  # whitespace reads as one space
+    return " ".join("".join(kept).split())
 
 
 @cache
