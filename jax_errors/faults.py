@@ -11,6 +11,8 @@ instead (a test then does what it wants beside the stopped process, and sends SI
 - `reproduce:recording` — a case's row is written, its transaction not committed.
 - `site:write` — the site's next file is about to be written.
 - `site:manifest` — every file is written; the manifest is not.
+- `search:source` — the next document Pagefind indexes is about to be written.
+- `search:index` — Pagefind is about to index the site.
 """
 
 from __future__ import annotations

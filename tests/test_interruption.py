@@ -13,10 +13,12 @@ from pathlib import Path
 
 import pytest
 from commands import CLI, environment, integrity, killed_at, ok, snapshots
+from site_pages import site_files
 from test_concurrency import FIRST, SECOND, THIRD, crawl, lookup, site_errors
 
 from jax_errors.exceptions import JaxErrorsError
 from jax_errors.site_gen.output import MARKER, cut_short
+from jax_errors.site_gen.search_sources import SOURCES_DIR
 from jax_errors.site_gen.serve import make_server
 
 SECOND_MESSAGE = "the second release alone raises this about axis 3"
@@ -80,7 +82,7 @@ def build(db: Path, out: Path) -> list[str]:
 
 
 def tree(folder: Path) -> dict[str, str]:
-    """Every file of a site but its search index (a refresh makes one, `build` here does not), by hash.
+    """Every file of a site but its search index and what it indexes (a refresh makes them, `build` here does not).
 
     Of the manifest, all but what it says the search index holds.
     """
@@ -91,7 +93,8 @@ def tree(folder: Path) -> dict[str, str]:
         manifest.pop("searchable", None)
         return json.dumps(manifest).encode()
     return {str(path.relative_to(folder)): hashlib.sha256(content(path)).hexdigest()
-            for path in sorted(folder.rglob("*")) if path.is_file() and "pagefind" not in path.parts}
+            for path in sorted(folder.rglob("*"))
+            if path.is_file() and not {"pagefind", SOURCES_DIR} & set(path.parts)}
 
 
 @pytest.mark.parametrize("stage", ["site:write", "site:write@7", "site:manifest"])
@@ -111,6 +114,23 @@ def test_a_build_killed_at_each_stage(releases, db_path, tmp_path, stage):
     ok(*build(db_path, tmp_path / "fresh"))
     assert tree(site) == tree(tmp_path / "fresh")  # the same bytes as a build from scratch
 
+
+
+@pytest.mark.parametrize("stage", ["search:source", "search:index"])
+def test_a_build_killed_while_making_its_search_index(releases, db_path, tmp_path, stage):
+    from jax_errors.site_gen.pagefind_bundle import indexed_pages
+
+    searching = [argument for argument in build(db_path, tmp_path / "site") if argument != "--no-search"]
+    ok(*crawl(releases, db_path, "jax-v0.0.1"))
+    ok(*searching)
+    ok(*crawl(releases, db_path, "jax-v0.0.2"))
+    killed_at(stage, *searching)
+    assert "searchable" not in json.loads((tmp_path / "site" / MARKER).read_text())  # no index is claimed
+    assert "2 pages searchable (indexed again)" in ok(*searching)
+    assert indexed_pages(tmp_path / "site" / "pagefind") == 2
+    fresh = [argument if argument != str(tmp_path / "site") else str(tmp_path / "fresh") for argument in searching]
+    ok(*fresh)
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "fresh")
 
 def refresh(repo: Path, db: Path, site: Path) -> list[str]:
     return ["refresh", "--repo", str(repo), "--rev", "main", "--no-reproduce", "--jobs", "1",

@@ -1,5 +1,6 @@
 """An incremental build renders only the cards whose data changed, and equals a full build byte for byte."""
 
+import gzip
 import json
 from pathlib import Path
 
@@ -126,8 +127,8 @@ def test_a_search_index_pagefind_left_unfinished_is_made_again(catalogue, tmp_pa
 
     engine, _ = catalogue
 
-    def disk_full(site):
-        entry = site / "pagefind" / "pagefind-entry.json"
+    def disk_full(sources, bundle):
+        entry = bundle / "pagefind-entry.json"
         entry.parent.mkdir(parents=True, exist_ok=True)
         entry.write_text("")  # what a full disk leaves
         raise SearchIndexError("pagefind failed (1): No space left on device")
@@ -181,7 +182,8 @@ def test_a_commit_that_only_moves_raises_keeps_the_search_index_and_it_equals_a_
         crawl_snapshot(engine, repository.snapshot(shifted))
     runs = []
     real_index_site = build_module.index_site
-    monkeypatch.setattr(build_module, "index_site", lambda site: runs.append(site) or real_index_site(site))
+    monkeypatch.setattr(build_module, "index_site",
+                        lambda sources, bundle: runs.append(bundle.parent) or real_index_site(sources, bundle))
     moved = build(engine, tmp_path / "site", search=True)
     assert moved.rendered >= 1 and moved.rewritten > 0  # the card's source and line changed...
     assert runs == [] and moved.indexed == 2 and not moved.searched  # ...not what Pagefind indexes of it
@@ -190,3 +192,59 @@ def test_a_commit_that_only_moves_raises_keeps_the_search_index_and_it_equals_a_
     assert build(engine, tmp_path / "site", search=True).indexed == 2 and runs == [fresh.out]
     reword()
     assert build(engine, tmp_path / "site", search=True).indexed == 3 and len(runs) == 2
+
+
+def test_an_index_made_again_in_place_writes_only_changed_files_and_equals_a_fresh_one(catalogue, tmp_path):
+    from jax_errors.site_gen.pagefind_bundle import referenced_files
+    from jax_errors.site_gen.search_sources import SOURCES_DIR
+
+    engine, reword = catalogue
+    build(engine, tmp_path / "site", search=True)
+    bundle, sources = tmp_path / "site" / "pagefind", tmp_path / "site" / SOURCES_DIR
+    before = {path: path.stat().st_mtime_ns for path in bundle.rglob("*.pf_fragment")}
+    untouched_source = (sources / card_path(other_card(engine))).stat().st_mtime_ns
+    assert len(before) == 2 and len(list(sources.rglob("*.html"))) == 2
+    reword()
+    again = build(engine, tmp_path / "site", search=True)
+    after = {path: path.stat().st_mtime_ns for path in bundle.rglob("*.pf_fragment")}
+    assert again.searched and again.indexed == 3
+    kept = before.keys() & after.keys()
+    assert len(kept) == 2 and all(before[path] == after[path] for path in kept)  # Pagefind left them as they were
+    assert len(after) == 3  # the reworded card's old fragment is gone, its new one and the new card's came
+    assert {f"fragment/{path.name}" for path in after} <= referenced_files(bundle)
+    assert (sources / card_path(other_card(engine))).stat().st_mtime_ns == untouched_source
+    fresh = build(engine, tmp_path / "fresh", search=True, incremental=False)
+    assert site_files(tmp_path / "site") == site_files(fresh.out)
+
+
+def test_an_index_no_finished_build_vouches_for_is_made_whole(catalogue, tmp_path):
+    engine, reword = catalogue
+    build(engine, tmp_path / "site", search=True)
+    manifest = json.loads((tmp_path / "site" / MARKER).read_text())
+    del manifest["searchable"]  # what a build killed while Pagefind ran leaves
+    (tmp_path / "site" / MARKER).write_text(json.dumps(manifest))
+    [fragment] = [p for p in (tmp_path / "site" / "pagefind" / "fragment").iterdir()
+                  if b"a name is needed" in gzip.decompress(p.read_bytes())]
+    fragment.write_bytes(b"cut short")  # a file Pagefind would otherwise keep, having its name
+    report = build(engine, tmp_path / "site", search=True)
+    assert report.searched and fragment.read_bytes() != b"cut short"
+    assert site_files(tmp_path / "site") == site_files(build(engine, tmp_path / "fresh", search=True).out)
+
+
+def test_search_sources_cut_short_are_written_whole_and_strays_go(tmp_path):
+    from jax_errors.site_gen.search_sources import LISTING, sync_sources
+
+    folder = tmp_path / "sources"
+    made = []
+
+    def document_of(page):
+        made.append(page)
+        return f"<html>{page}</html>"
+
+    assert sync_sources(folder, {"errors/a.html": "1", "errors/b.html": "2"}, document_of) == 2
+    assert sync_sources(folder, {"errors/a.html": "1", "errors/b.html": "3"}, document_of) == 1
+    assert made == ["errors/a.html", "errors/b.html", "errors/b.html"]
+    (folder / LISTING).unlink()  # a sync killed midway
+    (folder / "errors" / "stray.html").write_text("left by nobody")
+    assert sync_sources(folder, {"errors/a.html": "1"}, document_of) == 1
+    assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html")) == ["errors/a.html"]

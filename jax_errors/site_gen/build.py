@@ -14,6 +14,7 @@ from sqlalchemy import Engine
 
 from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA
 from jax_errors.explainer.record import explain_record
+from jax_errors.faults import checkpoint
 from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, catalogue_index, lookup_record
 from jax_errors.progress import Progress
 from jax_errors.reproduce.cases import load_cases
@@ -23,9 +24,11 @@ from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, report_link, slug
 from jax_errors.site_gen.output import SiteOutput, digest
+from jax_errors.site_gen.pagefind_bundle import indexed_pages
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import render_page
-from jax_errors.site_gen.search import BUNDLE_DIR, index_site, indexed_pages
+from jax_errors.site_gen.search import BUNDLE_DIR, index_site
+from jax_errors.site_gen.search_sources import SOURCES_DIR, sync_sources
 
 TOP_GROUPS = 12
 
@@ -133,8 +136,9 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     tick("search index")
     if config.search:
         report.indexed, report.searched = _search_index(out)
-    elif (out.out / BUNDLE_DIR).exists():  # an earlier build's index: a build without search has none
-        shutil.rmtree(out.out / BUNDLE_DIR)
+    else:  # an earlier build's index: a build without search has none
+        for made_for_search in (BUNDLE_DIR, SOURCES_DIR):
+            shutil.rmtree(out.out / made_for_search, ignore_errors=True)
     report.rewritten, report.unchanged, report.removed = out.rewritten, out.unchanged, out.removed
     report.cards = len(cards)
     report.json_files = len(entries)
@@ -291,23 +295,26 @@ def _search_index(out: SiteOutput) -> tuple[int, bool]:
     """Index the site with Pagefind, unless the last index was made from what the pages hold now.
 
     Most new commits only move raise sites within their files: the cards' sources change, not the
-    text Pagefind indexes, and the index stays. An index that Pagefind left unfinished (it failed,
-    or the disk filled) is removed, and made again by the next build. Returns the pages indexed, and
-    whether Pagefind ran.
+    text Pagefind indexes, and the index stays. Otherwise Pagefind indexes the site's searchable
+    documents over the last index, writing only what changed. An index no finished build vouches
+    for (Pagefind failed, was killed, or the disk filled) is removed first, and made whole.
+    Returns the pages indexed, and whether Pagefind ran.
     """
     bundle = out.out / BUNDLE_DIR
     if out.search_index_current:
         try:
-            indexed = indexed_pages(out.out)
+            indexed = indexed_pages(bundle)
         except (OSError, ValueError, KeyError, TypeError):
             pass  # no index, or one cut short: make it again
         else:
             out.finish_search_index()
             return indexed, False
-    if bundle.exists():
+    if bundle.exists() and not out.previous_searchable:
         shutil.rmtree(bundle)
+    sync_sources(out.out / SOURCES_DIR, out.searchable, out.searchable_document)
+    checkpoint("search:index")
     try:
-        indexed = index_site(out.out)
+        indexed = index_site(out.out / SOURCES_DIR, bundle)
     except BaseException:
         shutil.rmtree(bundle, ignore_errors=True)
         raise

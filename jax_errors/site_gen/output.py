@@ -8,7 +8,8 @@ makes; a different generator, or a folder without a manifest, gets a full build 
 folder. Either way the result is the same bytes.
 
 Once the search index is made, the manifest also holds a hash of what Pagefind indexed of each
-page (`search.searchable_part`): a build whose pages hash alike keeps that index.
+page (`search.searchable_document`): a build whose pages hash alike keeps that index. Beside the
+manifest, `search_sources.SOURCES_DIR` holds those documents, which Pagefind reads.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from jax_errors.exceptions import SiteError
 from jax_errors.faults import checkpoint
-from jax_errors.site_gen.search import searchable_part
+from jax_errors.site_gen.search import searchable_document
 
 # A file that marks a folder as a build of ours, so a rebuild may empty it and nothing else.
 MARKER = ".jax-errors-site"
@@ -64,6 +65,7 @@ class SiteOutput:
     files: dict[str, str] = field(default_factory=dict)
     inputs: dict[str, str] = field(default_factory=dict)
     searchable: dict[str, str] = field(default_factory=dict)  # page -> hash of what Pagefind indexes of it
+    documents: dict[str, str] = field(default_factory=dict, repr=False)  # those made by this build
     search: bool = True  # the build makes a search index: hash what it indexes
     rewritten: int = 0
     unchanged: int = 0
@@ -141,9 +143,16 @@ class SiteOutput:
 
     def _note_searchable(self, page: str, data: str | bytes) -> None:
         if self.search and page.endswith(".html"):
-            part = searchable_part(data.decode("utf-8") if isinstance(data, bytes) else data)
-            if part is not None:
-                self.searchable[page] = digest(part)
+            document = searchable_document(data.decode("utf-8") if isinstance(data, bytes) else data)
+            if document is not None:
+                self.searchable[page] = digest(document)
+                self.documents[page] = document
+
+    def searchable_document(self, page: str) -> str:
+        """What Pagefind indexes of `page`, a searchable page of this build."""
+        if page not in self.documents:
+            self.documents[page] = searchable_document(self.read(page))
+        return self.documents[page]
 
     @property
     def search_index_current(self) -> bool:
