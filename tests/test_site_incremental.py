@@ -248,3 +248,16 @@ def test_search_sources_cut_short_are_written_whole_and_strays_go(tmp_path):
     (folder / "errors" / "stray.html").write_text("left by nobody")
     assert sync_sources(folder, {"errors/a.html": "1"}, document_of) == 1
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.html")) == ["errors/a.html"]
+
+
+def test_a_page_deleted_from_the_folder_is_written_again(catalogue, tmp_path):
+    engine, _ = catalogue
+    first = build(engine, tmp_path / "site")
+    page = tmp_path / "site" / card_path(other_card(engine))
+    written = page.read_bytes()
+    page.unlink()
+    (tmp_path / "site" / "index.html").unlink()
+    again = build(engine, tmp_path / "site")
+    assert page.read_bytes() == written and (tmp_path / "site" / "index.html").is_file()
+    assert (again.rendered, again.rewritten) == (1, 2)  # the card's page (its record stood) and the home page
+    assert again.unchanged == first.rewritten - 2

@@ -22,11 +22,11 @@ from jax_errors.site_gen import records
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
 from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
-from jax_errors.site_gen.links import card_json_path, card_path, diff_path, report_link, slug
+from jax_errors.site_gen.links import card_json_path, card_path, diff_path, relative_root, report_link, slug
 from jax_errors.site_gen.output import SiteOutput, digest
 from jax_errors.site_gen.pagefind_bundle import indexed_pages
 from jax_errors.site_gen.related import related_errors
-from jax_errors.site_gen.render import render_page
+from jax_errors.site_gen.render import environment, render_page
 from jax_errors.site_gen.search import BUNDLE_DIR, index_site
 from jax_errors.site_gen.search_sources import SOURCES_DIR, sync_sources
 
@@ -115,14 +115,15 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
         entries[card_json_path(card.id).removeprefix("api/")] = _write_card(out, card, catalogue, config, report)
         tick(card.id)
     report.pages += len(cards)
+    rows = ErrorRows()
     for kind, kind_groups in groups.items():
-        report.pages += _write_groups(out, kind, kind_groups, catalogue, tick)
+        report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
     out.write("index.html", render_page("home.html", "index.html", **home_context(catalogue, groups)))
     out.write("search.html", render_page("search.html", "search.html", newest=catalogue.newest))
     curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
                     "a person explained them, with solutions and, where a case exists, a fix", code=False)
-    out.write(curated.href, render_page("group.html", curated.href, group=curated, heading="Home",
-                                        index_page="index.html", newest=catalogue.newest))
+    out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
+                                        heading="Home", index_page="index.html", newest=catalogue.newest))
     report.pages += 3 + _write_diffs(out, catalogue)
     entries["errors.json"] = _write_record(
         out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
@@ -220,7 +221,22 @@ _STATUS_NOTES = {
 }
 
 
-def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Catalogue, tick) -> int:
+class ErrorRows:
+    """The rows of a group's error table: each card's is rendered once per folder depth, since a card is
+    listed by its module, its class and its status."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[str, str], str] = {}
+        self._row = environment().get_template("_macros.html").module.error_row
+
+    def of(self, group: Group) -> list[str]:
+        root = relative_root(group.href)
+        return [self._made.get((root, card.id)) or self._made.setdefault((root, card.id), self._row(card, root))
+                for card in group.cards]
+
+
+def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Catalogue, rows: ErrorRows,
+                  tick) -> int:
     heading, column, intro = _GROUP_PAGES[kind]
     page = f"{kind}/index.html"
     out.write(page, render_page("groups.html", page, heading=heading, column=column, intro=intro,
@@ -228,8 +244,8 @@ def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Ca
     written = 1
     for group in groups:
         if group.cards:
-            out.write(group.href, render_page("group.html", group.href, group=group, heading=heading,
-                                              index_page=page, newest=catalogue.newest))
+            out.write(group.href, render_page("group.html", group.href, group=group, rows=rows.of(group),
+                                              heading=heading, index_page=page, newest=catalogue.newest))
             written += 1
         tick(group.name)
     return written

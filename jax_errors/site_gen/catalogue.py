@@ -332,6 +332,7 @@ def load_catalogue(
             session.expunge(site)
     knowledge = dict(knowledge or {})
     cases_by_name = {case.name: case for case in cases}
+    cases_by_error = _cases_by_error(cases_by_name)
     runs_by_error = _runs_by_error(runs, knowledge)
     groups = _group(placed)
     cards = {}
@@ -345,7 +346,7 @@ def load_catalogue(
             locations=tuple(loc for loc, _ in spans),
             history=replace(_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1),
                             commits=line.of(error_id) if line else None),
-            knowledge=entry, case=_case_for(error_id, entry, cases_by_name, runs_by_error.get(error_id, ())),
+            knowledge=entry, case=_case_for(error_id, entry, cases_by_name, cases_by_error, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
             tests=_carried_tests(error_id, tests, history.errors), linked_asserts=linked.get(error_id, 0),
@@ -465,13 +466,22 @@ def _runs_by_error(runs: Iterable[Run], knowledge: Mapping[str, Knowledge]) -> d
     return by_error
 
 
-def _case_for(error_id: str, entry: Knowledge | None, cases: Mapping[str, Case], runs: Iterable[Run]) -> Case | None:
+def _cases_by_error(cases: Mapping[str, Case]) -> dict[str, str]:
+    """Each error id a case names, to the first case (by name) naming it."""
+    first: dict[str, str] = {}
+    for name in sorted(cases):
+        for error_id in cases[name].error_ids:
+            first.setdefault(error_id, name)
+    return first
+
+
+def _case_for(error_id: str, entry: Knowledge | None, cases: Mapping[str, Case], cases_by_error: Mapping[str, str],
+              runs: Iterable[Run]) -> Case | None:
     """The case whose trigger/fixed bodies are the card's before/after fix."""
     if entry and entry.case and entry.case in cases:
         return cases[entry.case]
-    named = sorted(name for name, case in cases.items() if error_id in case.error_ids)
-    if named:
-        return cases[named[0]]
+    if error_id in cases_by_error:
+        return cases[cases_by_error[error_id]]
     reproduced = sorted(r.case_name for r in runs if r.status == "reproduced" and r.error_id == error_id)
     return cases.get(reproduced[0]) if reproduced else None
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from dataclasses import dataclass, field
 from importlib import resources
@@ -63,6 +64,7 @@ class SiteOutput:
     previous_inputs: dict[str, str] = field(default_factory=dict)
     previous_searchable: dict[str, str] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
+    on_disk: set[str] | None = field(default=None, repr=False)  # the folder's files when the build began
     inputs: dict[str, str] = field(default_factory=dict)
     searchable: dict[str, str] = field(default_factory=dict)  # page -> hash of what Pagefind indexes of it
     documents: dict[str, str] = field(default_factory=dict, repr=False)  # those made by this build
@@ -106,7 +108,7 @@ class SiteOutput:
         hashed = digest(data)
         self.files[page] = hashed
         path = self.out / page
-        if self.previous_files.get(page) == hashed and path.is_file():
+        if self.previous_files.get(page) == hashed and self._on_disk(page):
             self.unchanged += 1
             self._keep_searchable(page, data)
             return
@@ -124,13 +126,23 @@ class SiteOutput:
         self.inputs[key] = inputs
         if self.previous_inputs.get(key) != inputs:
             return False
-        if not all(page in self.previous_files and (self.out / page).is_file() for page in pages):
+        if not all(page in self.previous_files and self._on_disk(page) for page in pages):
             return False
         for page in pages:
             self.files[page] = self.previous_files[page]
             self._keep_searchable(page, None)
         self.unchanged += len(pages)
         return True
+
+    def _on_disk(self, page: str) -> bool:
+        """Whether `page` was in the folder when the build began (a page of the last build someone deleted is not)."""
+        if self.on_disk is None:
+            self.on_disk = set()
+            root = len(str(self.out)) + 1
+            for folder, folders, names in os.walk(self.out):
+                folders[:] = [name for name in folders if not name.startswith(".")]  # bookkeeping, not pages
+                self.on_disk.update(os.path.join(folder, name)[root:].replace(os.sep, "/") for name in names)
+        return page in self.on_disk
 
     def _keep_searchable(self, page: str, data: str | bytes | None) -> None:
         """An unchanged page is indexed as before: its hash carries over (or is made, if the last index lacks it)."""
