@@ -16,6 +16,7 @@ from versions import SEED_ID, seed_site
 from jax_errors.db.engine import open_database
 from jax_errors.reproduce.cases import load_cases
 from jax_errors.site_gen import records
+from jax_errors.site_gen.archive import ZIP_EPOCH
 from jax_errors.site_gen.build import SiteConfig, build_site
 from jax_errors.site_gen.knowledge import load_knowledge
 from jax_errors.site_gen.serve import make_server
@@ -189,7 +190,7 @@ def test_bulk_archive_holds_every_json_file(site):
     with zipfile.ZipFile(site / "api" / "all.zip") as archive:
         names = archive.namelist()
         assert names == sorted(names)
-        assert {info.date_time for info in archive.infolist()} == {records.ZIP_EPOCH}
+        assert {info.date_time for info in archive.infolist()} == {ZIP_EPOCH}
         assert archive.read("errors.json") == (site / "api" / "errors.json").read_bytes()
         assert archive.read(f"errors/{SEED_ID}.json") == (site / "api" / "errors" / f"{SEED_ID}.json").read_bytes()
     assert len(names) == len(list((site / "api" / "errors").glob("*.json"))) + 1

@@ -19,6 +19,7 @@ from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, catalogue_inde
 from jax_errors.progress import Progress
 from jax_errors.reproduce.cases import load_cases
 from jax_errors.site_gen import records
+from jax_errors.site_gen.archive import zip_bytes
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
 from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
@@ -31,6 +32,7 @@ from jax_errors.site_gen.search import BUNDLE_DIR, index_site
 from jax_errors.site_gen.search_sources import SOURCES_DIR, sync_sources
 
 TOP_GROUPS = 12
+ARCHIVE = "api/all.zip"
 
 
 @dataclass(frozen=True)
@@ -110,9 +112,12 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
     tick = _ticker(progress, total)
-    entries = {}
+    entries, kept = {}, set()
     for card in cards:
-        entries[card_json_path(card.id).removeprefix("api/")] = _write_card(out, card, catalogue, config, report)
+        name = card_json_path(card.id).removeprefix("api/")
+        entries[name], rendered = _write_card(out, card, catalogue, config, report)
+        if not rendered:
+            kept.add(name)
         tick(card.id)
     report.pages += len(cards)
     rows = ErrorRows()
@@ -131,7 +136,7 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     _write_record(out, LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config.validate, compact=True)
     _write_record(out, EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA,
                   config.validate, compact=True)
-    out.write("api/all.zip", records.zip_bytes(entries))
+    out.write(ARCHIVE, zip_bytes(entries, previous=out.previous_bytes(ARCHIVE), unchanged=kept))
     _copy_static(out)
     out.finish()
     tick("search index")
@@ -157,8 +162,11 @@ def with_related(catalogue: Catalogue) -> Catalogue:
 
 # Pages ---------------------------------------------------------------------------------------
 
-def _write_card(out: SiteOutput, card: Card, catalogue: Catalogue, config: SiteConfig, report: BuildReport) -> str:
-    """Write a card's page and JSON record, or keep last build's when its record is the same; its JSON text.
+def _write_card(out: SiteOutput, card: Card, catalogue: Catalogue, config: SiteConfig,
+                report: BuildReport) -> tuple[str, bool]:
+    """Write a card's page and JSON record, or keep last build's when its record is the same.
+
+    Returns its JSON text, and whether it was rendered (not kept).
 
     A card's page is made from its record's data alone (and the generator, which `SiteOutput`
     fingerprints), so an unchanged record means an unchanged page.
@@ -167,13 +175,13 @@ def _write_card(out: SiteOutput, card: Card, catalogue: Catalogue, config: SiteC
     text = records.dumps(record)
     page, data = card_path(card.id), card_json_path(card.id)
     if out.reusable(f"card:{card.id}", digest(text), [page, data]):
-        return out.read(data)
+        return text, False
     if config.validate:
         records.validate(record, records.ERROR_SCHEMA, name=data)
     out.write(page, render_card(card, catalogue, report_url=config.report_url))
     out.write(data, text)
     report.rendered += 1
-    return text
+    return text, True
 
 
 def render_card(card: Card, catalogue: Catalogue, *, report_url: str | None = None) -> str:

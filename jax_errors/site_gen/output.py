@@ -171,6 +171,14 @@ class SiteOutput:
         """Whether the search index the last build made indexes exactly what this build's pages hold."""
         return bool(self.previous_searchable) and self.searchable == self.previous_searchable
 
+    def previous_bytes(self, page: str) -> bytes | None:
+        """What the last build wrote to `page`, if the folder still holds exactly that."""
+        try:
+            data = (self.out / page).read_bytes()
+        except OSError:
+            return None
+        return data if page in self.previous_files and digest(data) == self.previous_files[page] else None
+
     def read(self, page: str) -> str:
         return (self.out / page).read_text(encoding="utf-8")
 

@@ -6,10 +6,8 @@ sort_keys=True`, so the same database always gives the same bytes.
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 from pathlib import Path
@@ -30,7 +28,6 @@ SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
 # Zip entries get this date, so the archive's bytes depend on its contents alone.
-ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 
 EXTRACTED, REPRODUCED, CURATED = "extracted", "reproduced", "curated"
 
@@ -325,16 +322,3 @@ def index_record(catalogue: Catalogue) -> dict[str, Any]:
 
 
 # Writing -------------------------------------------------------------------------------------
-
-def zip_bytes(entries: Mapping[str, str] | Iterable[tuple[str, str]]) -> bytes:
-    """A zip of text files with fixed dates and modes, entries sorted by name: same input, same bytes."""
-    items = sorted(entries.items() if isinstance(entries, Mapping) else entries)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
-        for name, text in items:
-            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            info.create_system = 3
-            archive.writestr(info, text.encode("utf-8"))
-    return buffer.getvalue()
