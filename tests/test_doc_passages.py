@@ -277,6 +277,37 @@ def test_a_snapshot_crawled_before_docs_were_read_reads_them_on_its_next_crawl(g
     assert [m.passage.heading for m in cards["to_int"].docs] == ["ConcretizationTypeError"]
 
 
+
+def test_a_commit_changing_no_docs_page_copies_the_passages_and_one_changing_a_page_reads_them(
+        git_repo, tmp_path, monkeypatch):
+    from jax_errors.crawler import crawl
+
+    read = []
+    real_error_passages = crawl.error_passages
+    monkeypatch.setattr(crawl, "error_passages", lambda *args: read.append(1) or real_error_passages(*args))
+    git_repo.commit({"docs/faq.rst": FAQ_RST, "jax/_src/errors.py": ERRORS_PY, "jax/_src/mod.py": MODULE}, "one",
+                    tag="jax-v0.0.1")
+    git_repo.commit({"jax/_src/mod.py": "# a comment\n" + textwrap.dedent(MODULE).lstrip("\n")}, "code only",
+                    tag="jax-v0.0.2")
+    git_repo.commit({"docs/faq.rst": FAQ_RST.replace("raises no error", "raises an error")}, "docs", tag="jax-v0.0.3")
+    engine = open_database(tmp_path / "catalogue.db")
+    with JaxRepository(git_repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+        assert read == [1]  # the second commit's docs are the first's: copied
+        crawl_snapshot(engine, repository.snapshot("jax-v0.0.3"))
+        assert read == [1, 1]
+    with Session(engine) as session:
+        links = {snapshot: session.execute(
+            select(DocPassageRow.text, SnapshotDocPassage.line, SnapshotDocPassage.position).join(SnapshotDocPassage)
+            .where(SnapshotDocPassage.snapshot_id == snapshot).order_by(DocPassageRow.text)).all()
+            for snapshot in (1, 2, 3)}
+        read_rows = session.execute(select(SnapshotDocs.snapshot_id, SnapshotDocs.pages, SnapshotDocs.passages,
+                                           SnapshotDocs.source_digest).order_by(SnapshotDocs.snapshot_id)).all()
+    assert links[2] == links[1] and len(links[1]) == 3  # the FAQ's paragraph and two docstrings
+    assert links[3] != links[1] and any("raises an error" in text for text, _, _ in links[3])
+    assert read_rows[0][1:] == read_rows[1][1:] and read_rows[2][3] != read_rows[0][3]
+
 def test_passages_no_snapshot_holds_are_deleted(git_repo, tmp_path):
     git_repo.commit({"docs/faq.rst": FAQ_RST, "jax/_src/mod.py": MODULE}, "one", tag="jax-v0.0.1")
     third = git_repo.commit({"docs/faq.rst": FAQ_RST.replace("raises no error", "raises an error")}, "two")

@@ -95,6 +95,13 @@ def entries(engine) -> dict[tuple[str, str], list[tuple[str, int, list[str]]]]:
         return {(row.path, row.qualname): [tuple(entry) for entry in row.entries] for row in rows}
 
 
+def entries_of(engine, snapshot_id: int) -> dict[tuple[str, str], list[tuple[str, int, list[str]]]]:
+    with Session(engine) as session:
+        rows = session.execute(select(RaisedBy).where(RaisedBy.snapshot_id == snapshot_id)
+                               .order_by(RaisedBy.path, RaisedBy.qualname)).scalars()
+        return {(row.path, row.qualname): [tuple(entry) for entry in row.entries] for row in rows}
+
+
 @pytest.fixture
 def crawled(git_repo, tmp_path):
     git_repo.commit(PACKAGE, "a package", tag="jax-v0.0.1")
@@ -261,6 +268,28 @@ def test_a_catalogue_crawled_before_call_graphs_shows_none_until_crawled_again(c
                        "_foo_abstract_eval": ["jax.lax.foo"]}
     with JaxRepository(git_repo.path) as repository:
         assert crawl_snapshot(crawled, repository.snapshot("jax-v0.0.1")).skipped
+
+
+
+def test_a_commit_changing_no_summary_copies_the_last_graph_and_one_changing_a_call_builds_it(
+        crawled, git_repo, monkeypatch):
+    built = []
+    real_raised_by = CallGraph.raised_by
+    monkeypatch.setattr(CallGraph, "raised_by", lambda graph, **kw: built.append(1) or real_raised_by(graph, **kw))
+    moved = "# a comment moves the raise\n" + textwrap.dedent(PACKAGE["jax/_src/a.py"]).lstrip("\n")
+    git_repo.commit({"jax/_src/a.py": moved}, "move", tag="jax-v0.0.2")
+    unreached = PACKAGE["jax/_src/b.py"].replace("return a.check(x)", "return x")
+    git_repo.commit({"jax/_src/b.py": unreached}, "a call goes", tag="jax-v0.0.3")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(crawled, repository.snapshot("jax-v0.0.2"))
+        assert built == []  # the summaries are the last snapshot's: its graph is copied
+        crawl_snapshot(crawled, repository.snapshot("jax-v0.0.3"))
+        assert built == [1]
+    assert entries_of(crawled, 2) == entries_of(crawled, 1) == EXPECTED
+    assert entries_of(crawled, 3) == {key: value for key, value in EXPECTED.items() if key != ("jax/_src/a.py", "check")}
+    with Session(crawled) as session:
+        counts = {g.snapshot_id: (g.public_names, g.functions) for g in session.scalars(select(SnapshotCallGraph))}
+    assert counts == {1: (4, 4), 2: (4, 4), 3: (4, 3)}
 
 
 def test_a_caller_is_seen_where_a_traceback_went_through_it_or_a_function_defined_in_it():

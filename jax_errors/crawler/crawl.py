@@ -14,8 +14,8 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.calls import summarize_tree
-from jax_errors.crawler.docs import error_passages
-from jax_errors.crawler.docs_store import has_docs, store_docs
+from jax_errors.crawler.docs import DocPassage, docs_digest, error_passages
+from jax_errors.crawler.docs_store import copy_docs, has_docs, read_alike, store_docs
 from jax_errors.crawler.entry_points import build_call_graph, has_call_graph, store_call_graph
 from jax_errors.crawler.imports import module_imports
 from jax_errors.crawler.raise_sites import raise_sites_of
@@ -120,7 +120,7 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
     scans = _scan_new(engine, snapshot, force=force, jobs=jobs, progress=progress, report=report)
     # The call graph is built from every file's summary, stored or just made, outside the lock too.
     graph = build_call_graph(engine, snapshot, scans) if scans is not None else None
-    pages, passages = error_passages(snapshot.docs, snapshot.files) if scans is not None else (0, [])
+    docs = _read_docs(engine, snapshot) if scans is not None else None
     scans = scans or []
     checkpoint("crawl:parsed")
     with Session(engine) as session, session.begin():
@@ -145,13 +145,41 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
         report.count(count(session, row))
         if graph is not None:
             store_call_graph(session, row, graph)
-            store_docs(session, row, passages, pages=pages)
+            _store_docs(session, row, snapshot, docs)
         if rescanned:
             follow_rescanned_blobs(session, rescanned, crawled=row)
         checkpoint("crawl:writing")
     checkpoint("crawl:committed")
     report.seconds = time.perf_counter() - started
     return report
+
+
+@dataclass
+class _Docs:
+    """A snapshot's docs passages, read now or found alike in a snapshot stored before."""
+
+    digest: str
+    alike: int | None = None  # the id of a stored snapshot whose docs were read from the same files
+    pages: int = 0
+    passages: list[DocPassage] = field(default_factory=list)
+
+
+def _read_docs(engine: Engine, snapshot: SourceSnapshot) -> _Docs:
+    """Most commits change no page of the docs: their passages are then copied, not read again."""
+    docs = _Docs(docs_digest(snapshot.docs, snapshot.files))
+    with Session(engine) as session:
+        docs.alike = read_alike(session, docs.digest)
+    if docs.alike is None:
+        docs.pages, docs.passages = error_passages(snapshot.docs, snapshot.files)
+    return docs
+
+
+def _store_docs(session: Session, row: Snapshot, snapshot: SourceSnapshot, docs: _Docs) -> None:
+    if docs.alike is not None and docs.alike != row.id and copy_docs(session, row, docs.alike):
+        return
+    if docs.alike is not None:  # the snapshot alike went meanwhile, or is this one (crawled again): read them
+        docs.pages, docs.passages = error_passages(snapshot.docs, snapshot.files)
+    store_docs(session, row, docs.passages, pages=docs.pages, digest=docs.digest)
 
 
 def _is_stored(session: Session, existing: Snapshot | None, snapshot: SourceSnapshot, *, force: bool) -> bool:

@@ -20,8 +20,28 @@ def has_docs(session: Session, snapshot: Snapshot) -> bool:
     return session.scalar(select(SnapshotDocs.version).where(SnapshotDocs.snapshot_id == snapshot.id)) == DOCS_READER
 
 
-def store_docs(session: Session, snapshot: Snapshot, passages: Sequence[Passage], *, pages: int) -> None:
-    """Record the passages `snapshot` holds, storing those no snapshot held before.
+def read_alike(session: Session, digest: str) -> int | None:
+    """A snapshot whose docs this reader read from the same files (`docs.docs_digest`), if one is stored."""
+    return session.scalar(select(SnapshotDocs.snapshot_id).where(
+        SnapshotDocs.source_digest == digest, SnapshotDocs.version == DOCS_READER).limit(1))
+
+
+def copy_docs(session: Session, snapshot: Snapshot, alike: int) -> bool:
+    """Give `snapshot` the passages of `alike`, read from the same files; False if `alike` is gone meanwhile."""
+    source = session.get(SnapshotDocs, alike)
+    if source is None or source.version != DOCS_READER:
+        return False
+    links = session.execute(select(SnapshotDocPassage.passage_id, SnapshotDocPassage.line, SnapshotDocPassage.position)
+                            .where(SnapshotDocPassage.snapshot_id == alike)).all()
+    _link(session, snapshot, [(passage, line, position) for passage, line, position in links])
+    session.merge(SnapshotDocs(snapshot_id=snapshot.id, version=DOCS_READER, pages=source.pages,
+                               passages=source.passages, source_digest=source.source_digest))
+    return True
+
+
+def store_docs(session: Session, snapshot: Snapshot, passages: Sequence[Passage], *, pages: int,
+               digest: str | None = None) -> None:
+    """Record the passages `snapshot` holds, read from the files `digest` names, storing those no snapshot held before.
 
     Passages no snapshot holds any more (after a re-crawl, or a snapshot deleted) are deleted.
     """
@@ -35,13 +55,19 @@ def store_docs(session: Session, snapshot: Snapshot, passages: Sequence[Passage]
             {"digest": p.digest, "path": p.path, "heading": p.heading, "url": p.url, "kind": p.kind, "text": p.text}
             for p in new])
         known.update(_stored_ids(session, [p.digest for p in new]))
+    _link(session, snapshot, [(known[d], p.line, p.position) for d, p in sorted(by_digest.items())])
+    session.merge(SnapshotDocs(snapshot_id=snapshot.id, version=DOCS_READER, pages=pages, passages=len(by_digest),
+                               source_digest=digest))
+
+
+def _link(session: Session, snapshot: Snapshot, links: Sequence[tuple[int, int, int]]) -> None:
+    """Make (passage id, line, position) `links` the passages `snapshot` holds; drop those no snapshot holds any more."""
     session.execute(delete(SnapshotDocPassage).where(SnapshotDocPassage.snapshot_id == snapshot.id))
-    if by_digest:
+    if links:
         session.execute(insert(SnapshotDocPassage), [
-            {"snapshot_id": snapshot.id, "passage_id": known[d], "line": p.line, "position": p.position}
-            for d, p in sorted(by_digest.items())])
+            {"snapshot_id": snapshot.id, "passage_id": passage, "line": line, "position": position}
+            for passage, line, position in links])
     session.execute(delete(DocPassage).where(~exists().where(SnapshotDocPassage.passage_id == DocPassage.id)))
-    session.merge(SnapshotDocs(snapshot_id=snapshot.id, version=DOCS_READER, pages=pages, passages=len(by_digest)))
 
 
 def _stored_ids(session: Session, digests: Iterable[str]) -> dict[str, int]:

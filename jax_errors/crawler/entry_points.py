@@ -3,6 +3,9 @@
 A blob's summary is made from the parse that found its raise sites; a blob the database holds
 already has its summary stored, so only a file whose summary is missing (a catalogue crawled
 before call graphs, or a blob read at a new path) is parsed for it.
+
+The graph is a function of the summaries alone. Most commits change no summary (a raise moves,
+a message is reworded): the last snapshot crawled then has the same graph, which is copied.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from jax_errors.crawler.callgraph import GRAPH_VERSION, CallGraph
 from jax_errors.crawler.calls import CALLS_VERSION, summarize_calls
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
 from jax_errors.crawler.store import BlobScan
-from jax_errors.db.models import BlobCalls, RaisedBy, Snapshot, SnapshotCallGraph
+from jax_errors.db.models import BlobCalls, RaisedBy, Snapshot, SnapshotCallGraph, SnapshotFile
 from jax_errors.db.queries import chunks
 from jax_errors.exceptions import SourceParseError
 
@@ -53,6 +56,10 @@ def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[B
     found.made.update(_summarize_missing(f for f in snapshot.files if (f.blob_sha, f.path) not in stored
                                          and (f.blob_sha, f.path) not in found.made))
     summaries = {path: summary for (_sha, path), summary in sorted({**stored, **found.made}.items())}
+    with Session(engine) as session:
+        if (same := _snapshot_with_summaries(session, summaries)) is not None:
+            _copy_graph(session, same, found)
+            return found
     graph = CallGraph(summaries)
     reached = graph.raised_by()
     found.public_names, found.functions = len(graph.public_names()), len(reached)
@@ -61,6 +68,25 @@ def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[B
         for (path, qualname), entries in sorted(reached.items())
     ]
     return found
+
+
+def _snapshot_with_summaries(session: Session, summaries: dict[str, dict[str, Any]]) -> int | None:
+    """The last snapshot crawled, if its graph was built by this version from exactly these summaries."""
+    last = session.scalar(select(SnapshotCallGraph.snapshot_id).where(SnapshotCallGraph.version == BUILT_BY)
+                          .order_by(SnapshotCallGraph.snapshot_id.desc()).limit(1))
+    if last is None:
+        return None
+    files = session.execute(select(SnapshotFile.blob_sha, SnapshotFile.path).where(SnapshotFile.snapshot_id == last))
+    theirs = {path: summary for (_sha, path), summary in stored_summaries(session, files.tuples()).items()}
+    return last if theirs == summaries else None
+
+
+def _copy_graph(session: Session, snapshot_id: int, found: CallGraphScan) -> None:
+    graph = session.get(SnapshotCallGraph, snapshot_id)
+    found.public_names, found.functions = graph.public_names, graph.functions
+    rows = session.execute(select(RaisedBy.path, RaisedBy.qualname, RaisedBy.entries)
+                           .where(RaisedBy.snapshot_id == snapshot_id).order_by(RaisedBy.path, RaisedBy.qualname))
+    found.rows = [{"path": path, "qualname": qualname, "entries": entries} for path, qualname, entries in rows]
 
 
 def stored_summaries(session: Session, keys: Iterable[Key]) -> dict[Key, dict[str, Any]]:

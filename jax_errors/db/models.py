@@ -227,6 +227,8 @@ class SnapshotDocs(Base):
     version: Mapped[str] = mapped_column(String(16))
     pages: Mapped[int]  # pages under docs/ read: none for a wheel, which ships no docs
     passages: Mapped[int]  # passages kept, the error classes' docstrings included
+    # What they were read from (`docs.docs_digest`): a snapshot with the same is given these passages unread.
+    source_digest: Mapped[str | None] = mapped_column(String(40), index=True)
 
 
 class SnapshotDocPassage(Base):
