@@ -261,3 +261,12 @@ def test_a_page_deleted_from_the_folder_is_written_again(catalogue, tmp_path):
     assert page.read_bytes() == written and (tmp_path / "site" / "index.html").is_file()
     assert (again.rendered, again.rewritten) == (1, 2)  # the card's page (its record stood) and the home page
     assert again.unchanged == first.rewritten - 2
+
+
+def test_a_bulk_archive_changed_on_disk_is_made_from_the_records(catalogue, tmp_path):
+    engine, _ = catalogue
+    build(engine, tmp_path / "site")
+    (tmp_path / "site" / "api" / "all.zip").write_bytes(b"PK but truncated")
+    again = build(engine, tmp_path / "site")
+    assert (again.rendered, again.rewritten) == (0, 1)  # no card rendered: the archive read their records
+    assert site_files(tmp_path / "site") == site_files(build(engine, tmp_path / "full", incremental=False).out)

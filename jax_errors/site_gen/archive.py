@@ -10,7 +10,7 @@ import io
 import struct
 import zipfile
 import zlib
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 
 from jax_errors.exceptions import SiteError
 
@@ -22,11 +22,12 @@ _FILE_MODE = 0o644 << 16
 _MAX_ENTRIES = 0xFFFF  # beyond it a zip needs zip64 records
 
 
-def zip_bytes(entries: Mapping[str, str], *, previous: bytes | None = None, unchanged: Collection[str] = ()) -> bytes:
-    """A zip of `entries` (name -> text), sorted by name.
+def zip_bytes(entries: Mapping[str, str | Callable[[], str]], *, previous: bytes | None = None,
+              unchanged: Collection[str] = ()) -> bytes:
+    """A zip of `entries` (name -> text, or what reads it), sorted by name.
 
     `unchanged` names entries that `previous` (the archive the last build wrote) holds with the same
-    text: their compressed bytes are copied from it.
+    text: their compressed bytes are copied from it, and their text is read only if it lacks them.
 
     Raises:
         SiteError: more entries than a zip without zip64 holds.
@@ -36,7 +37,7 @@ def zip_bytes(entries: Mapping[str, str], *, previous: bytes | None = None, unch
     kept = _raw_entries(previous, unchanged) if previous and unchanged else {}
     body, directory = io.BytesIO(), io.BytesIO()
     for name in sorted(entries):
-        crc, size, compressed = kept.get(name) or _deflated(entries[name].encode("utf-8"))
+        crc, size, compressed = kept.get(name) or _deflated(_text(entries[name]).encode("utf-8"))
         encoded = name.encode("utf-8")
         directory.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, _MADE_ON_UNIX | _VERSION, _VERSION, 0,
                                     zipfile.ZIP_DEFLATED, _DOS_TIME, _DOS_DATE, crc, len(compressed), size,
@@ -45,6 +46,10 @@ def zip_bytes(entries: Mapping[str, str], *, previous: bytes | None = None, unch
                                crc, len(compressed), size, len(encoded), 0) + encoded + compressed)
     end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), directory.tell(), body.tell(), 0)
     return body.getvalue() + directory.getvalue() + end
+
+
+def _text(entry: str | Callable[[], str]) -> str:
+    return entry if isinstance(entry, str) else entry()
 
 
 def _deflated(data: bytes) -> tuple[int, int, bytes]:

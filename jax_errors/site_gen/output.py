@@ -172,12 +172,19 @@ class SiteOutput:
         return bool(self.previous_searchable) and self.searchable == self.previous_searchable
 
     def previous_bytes(self, page: str) -> bytes | None:
-        """What the last build wrote to `page`, if the folder still holds exactly that."""
+        """What the last build wrote to `page`, if the folder still holds exactly that.
+
+        A file that changed since is written again by this build, whatever it writes.
+        """
         try:
             data = (self.out / page).read_bytes()
         except OSError:
             return None
-        return data if page in self.previous_files and digest(data) == self.previous_files[page] else None
+        if page in self.previous_files and digest(data) == self.previous_files[page]:
+            return data
+        if self._on_disk(page):
+            self.on_disk.discard(page)  # changed since: written again, even with the bytes the manifest records
+        return None
 
     def read(self, page: str) -> str:
         return (self.out / page).read_text(encoding="utf-8")

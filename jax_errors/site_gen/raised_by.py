@@ -46,12 +46,12 @@ def callers_of(callers: Iterable[PublicCaller],
     shown = []
     for caller in callers:
         qualname = caller.route[0].partition(":")[2]
-        own = _own_functions(caller.route)
+        # Length 0: the raising function itself, in every traceback of the error; nothing to check.
+        own = _own_functions(caller.route) if passed and caller.length else set()
         shown.append(Caller(
             caller.name, docs_url(caller.name, is_method="." in qualname and "<locals>" not in qualname),
             caller.length, tuple(step.replace(":", ".", 1) for step in caller.route),
-            # Length 0: the raising function itself, in every traceback of the error; nothing to check.
-            tuple(case for case, frames in passed.items() if caller.length and own & frames),
+            tuple(case for case, frames in passed.items() if own & frames),
         ))
     return tuple(sorted(shown, key=lambda caller: not caller.seen_in))  # stable: nearest first otherwise
 
