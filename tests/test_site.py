@@ -114,6 +114,27 @@ def test_text_is_escaped_everywhere(git_repo, tmp_path):
     assert report.indexed == 3
 
 
+
+def test_search_is_given_what_a_card_says_once_and_no_boilerplate(git_repo, tmp_path):
+    import html
+    import re
+
+    from jax_errors.site_gen.search import searchable_document
+
+    report, curated_id, other_id = _escape_site(git_repo, tmp_path, search=False)
+
+    def indexed(error_id: str) -> str:
+        document = searchable_document(read(report.out, f"errors/{error_id}.html"))
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", document)).split())
+
+    other, curated = indexed(other_id), indexed(curated_id)
+    for boilerplate in ("No one has written", "built at run time", "Trigger", "Reached from", "enclosing function"):
+        assert boilerplate not in other, boilerplate
+    assert other.count("Raised unconditionally") == 1  # said by "What it means", not again by "When it happens"
+    assert "Exception class TypeError" in other
+    assert "Raised when x is not an int" in curated and "Feeding a <float> where an int was meant" in curated
+    assert "Common situations" not in curated and "Pass an int , not <img" in curated
+
 @pytest.mark.parametrize("name", ["card.html", "card.json", "errors.json"])
 def test_generated_output_matches_snapshot(git_repo, tmp_path, name, snapshot):
     report, error_id, _ = _escape_site(git_repo, tmp_path, search=False)
