@@ -127,13 +127,13 @@ def test_a_search_index_pagefind_left_unfinished_is_made_again(catalogue, tmp_pa
 
     engine, _ = catalogue
 
-    def disk_full(sources, bundle):
-        entry = bundle / "pagefind-entry.json"
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        entry.write_text("")  # what a full disk leaves
-        raise SearchIndexError("pagefind failed (1): No space left on device")
+    class DiskFull(build_module.IndexRun):
+        def wait(self):
+            super().wait()
+            (self.bundle / "pagefind-entry.json").write_text("")  # what a full disk leaves
+            raise SearchIndexError("pagefind failed (1): No space left on device")
 
-    monkeypatch.setattr(build_module, "index_site", disk_full)
+    monkeypatch.setattr(build_module, "IndexRun", DiskFull)
     with pytest.raises(SearchIndexError):
         build(engine, tmp_path / "site", search=True)
     assert not (tmp_path / "site" / "pagefind").exists()
@@ -181,9 +181,13 @@ def test_a_commit_that_only_moves_raises_keeps_the_search_index_and_it_equals_a_
     with JaxRepository(git_repo.path) as repository:
         crawl_snapshot(engine, repository.snapshot(shifted))
     runs = []
-    real_index_site = build_module.index_site
-    monkeypatch.setattr(build_module, "index_site",
-                        lambda sources, bundle: runs.append(bundle.parent) or real_index_site(sources, bundle))
+
+    class Counted(build_module.IndexRun):
+        def __init__(self, sources, bundle):
+            runs.append(bundle.parent)
+            super().__init__(sources, bundle)
+
+    monkeypatch.setattr(build_module, "IndexRun", Counted)
     moved = build(engine, tmp_path / "site", search=True)
     assert moved.rendered >= 1 and moved.rewritten > 0  # the card's source and line changed...
     assert runs == [] and moved.indexed == 2 and not moved.searched  # ...not what Pagefind indexes of it
@@ -270,3 +274,42 @@ def test_a_bulk_archive_changed_on_disk_is_made_from_the_records(catalogue, tmp_
     again = build(engine, tmp_path / "site")
     assert (again.rendered, again.rewritten) == (0, 1)  # no card rendered: the archive read their records
     assert site_files(tmp_path / "site") == site_files(build(engine, tmp_path / "full", incremental=False).out)
+
+
+def test_pagefind_runs_beside_the_rest_of_the_build_and_stops_when_it_fails(catalogue, tmp_path, monkeypatch):
+    from jax_errors.site_gen import build as build_module
+
+    engine, _ = catalogue
+    started = []
+
+    class Watched(build_module.IndexRun):
+        def __init__(self, sources, bundle):
+            super().__init__(sources, bundle)
+            started.append(self)
+
+    def broken(out):
+        assert len(started) == 1  # Pagefind runs while the static files are copied
+        raise RuntimeError("the disk went away")
+
+    monkeypatch.setattr(build_module, "IndexRun", Watched)
+    monkeypatch.setattr(build_module, "_copy_static", broken)
+    with pytest.raises(RuntimeError, match="disk went away"):
+        build(engine, tmp_path / "site", search=True)
+    assert len(started) == 1 and started[0].process.returncode is not None  # stopped, not left running
+    assert not (tmp_path / "site" / "pagefind").exists()
+
+
+def test_a_searchable_page_written_after_the_cards_is_indexed_too(catalogue, tmp_path, monkeypatch):
+    from jax_errors.site_gen import build as build_module
+
+    engine, _ = catalogue
+    real_copy_static = build_module._copy_static
+
+    def with_a_searchable_page(out):
+        real_copy_static(out)
+        out.write("extra.html", '<html lang="en"><body><main data-pagefind-body><h1>Extra words</h1></main></body></html>')
+
+    monkeypatch.setattr(build_module, "_copy_static", with_a_searchable_page)
+    report = build(engine, tmp_path / "site", search=True)
+    assert report.indexed == 3 and report.searched
+    assert (tmp_path / "site" / ".jax-errors-search" / "extra.html").is_file()

@@ -29,7 +29,7 @@ from jax_errors.site_gen.output import SiteOutput, digest
 from jax_errors.site_gen.pagefind_bundle import indexed_pages
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import environment, render_page
-from jax_errors.site_gen.search import BUNDLE_DIR, index_site
+from jax_errors.site_gen.search import BUNDLE_DIR, IndexRun
 from jax_errors.site_gen.search_sources import SOURCES_DIR, sync_sources
 
 TOP_GROUPS = 12
@@ -123,6 +123,33 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
         entries[name] = text if text is not None else partial(out.read, card_json_path(card.id))
         tick(card.id)
     report.pages += len(cards)
+    search = SearchIndex(out) if config.search else None
+    try:
+        _write_the_rest(out, catalogue, groups, entries, kept, config, report, tick)
+    except BaseException:
+        if search is not None:
+            search.abandon()
+        raise
+    tick("search index")
+    if search is not None:
+        report.indexed, report.searched = search.finish()
+    else:  # an earlier build's index: a build without search has none
+        for made_for_search in (BUNDLE_DIR, SOURCES_DIR):
+            shutil.rmtree(out.out / made_for_search, ignore_errors=True)
+    report.rewritten, report.unchanged, report.removed = out.rewritten, out.unchanged, out.removed
+    report.cards = len(cards)
+    report.json_files = len(entries)
+    report.curated = sum(1 for c in cards if c.knowledge)
+    report.reproduced = sum(1 for c in cards if c.status == "reproduced")
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _write_the_rest(out: SiteOutput, catalogue: Catalogue, groups: dict[str, list[Group]],
+                    entries: dict[str, str | Callable[[], str]], kept: set[str], config: SiteConfig,
+                    report: BuildReport, tick) -> None:
+    """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
+    cards = catalogue.sorted_cards()
     rows = ErrorRows()
     for kind, kind_groups in groups.items():
         report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
@@ -142,19 +169,6 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     out.write(ARCHIVE, zip_bytes(entries, previous=out.previous_bytes(ARCHIVE), unchanged=kept))
     _copy_static(out)
     out.finish()
-    tick("search index")
-    if config.search:
-        report.indexed, report.searched = _search_index(out)
-    else:  # an earlier build's index: a build without search has none
-        for made_for_search in (BUNDLE_DIR, SOURCES_DIR):
-            shutil.rmtree(out.out / made_for_search, ignore_errors=True)
-    report.rewritten, report.unchanged, report.removed = out.rewritten, out.unchanged, out.removed
-    report.cards = len(cards)
-    report.json_files = len(entries)
-    report.curated = sum(1 for c in cards if c.knowledge)
-    report.reproduced = sum(1 for c in cards if c.status == "reproduced")
-    report.seconds = time.perf_counter() - started
-    return report
 
 
 def with_related(catalogue: Catalogue) -> Catalogue:
@@ -318,35 +332,58 @@ def _copy_static(out: SiteOutput) -> None:
             out.write(f"static/{item.name}", item.read_bytes())
 
 
-def _search_index(out: SiteOutput) -> tuple[int, bool]:
-    """Index the site with Pagefind, unless the last index was made from what the pages hold now.
+class SearchIndex:
+    """The site's search index, made while the build writes the pages Pagefind does not read.
 
-    Most new commits only move raise sites within their files: the cards' sources change, not the
-    text Pagefind indexes, and the index stays. Otherwise Pagefind indexes the site's searchable
-    documents over the last index, writing only what changed. An index no finished build vouches
-    for (Pagefind failed, was killed, or the disk filled) is removed first, and made whole.
-    Returns the pages indexed, and whether Pagefind ran.
+    Started once the cards (the pages with a searchable part) are written. Most new commits only
+    move raise sites within their files: the cards' sources change, not the text Pagefind indexes,
+    and the last index is kept. Otherwise Pagefind indexes the site's searchable documents over the
+    last index, writing only what changed. An index no finished build vouches for (Pagefind failed,
+    was killed, or the disk filled) is removed first, and made whole.
     """
-    bundle = out.out / BUNDLE_DIR
-    if out.search_index_current:
+
+    def __init__(self, out: SiteOutput) -> None:
+        self.out, self.bundle = out, out.out / BUNDLE_DIR
+        self.started_from = dict(out.searchable)
+        self.run: IndexRun | None = None
+        self.kept = self._kept_index()
+        if self.kept is None:
+            if self.bundle.exists() and not out.previous_searchable:
+                shutil.rmtree(self.bundle)
+            sync_sources(out.out / SOURCES_DIR, out.searchable, out.searchable_document)
+            checkpoint("search:index")
+            self.run = IndexRun(out.out / SOURCES_DIR, self.bundle)
+
+    def _kept_index(self) -> int | None:
+        if not self.out.search_index_current:
+            return None
         try:
-            indexed = indexed_pages(bundle)
+            return indexed_pages(self.bundle)
         except (OSError, ValueError, KeyError, TypeError):
-            pass  # no index, or one cut short: make it again
-        else:
-            out.finish_search_index()
-            return indexed, False
-    if bundle.exists() and not out.previous_searchable:
-        shutil.rmtree(bundle)
-    sync_sources(out.out / SOURCES_DIR, out.searchable, out.searchable_document)
-    checkpoint("search:index")
-    try:
-        indexed = index_site(out.out / SOURCES_DIR, bundle)
-    except BaseException:
-        shutil.rmtree(bundle, ignore_errors=True)
-        raise
-    out.finish_search_index()
-    return indexed, True
+            return None  # no index, or one cut short: make it again
+
+    def finish(self) -> tuple[int, bool]:
+        """The pages indexed, and whether Pagefind ran, once the index is made or kept.
+
+        Raises:
+            SearchIndexError: Pagefind failed.
+        """
+        if self.out.searchable != self.started_from:  # a page written since has a searchable part too
+            self.abandon()
+            return SearchIndex(self.out).finish()
+        try:
+            indexed = self.kept if self.run is None else self.run.wait()
+        except BaseException:
+            shutil.rmtree(self.bundle, ignore_errors=True)
+            raise
+        self.out.finish_search_index()
+        return indexed, self.run is not None
+
+    def abandon(self) -> None:
+        """Stop making the index (the build failed): what Pagefind wrote so far goes."""
+        if self.run is not None:
+            self.run.stop()
+            shutil.rmtree(self.bundle, ignore_errors=True)
 
 
 def _ticker(progress: Progress | None, total: int):

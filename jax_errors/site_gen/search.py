@@ -29,25 +29,48 @@ def pagefind_executable() -> Path:
         raise SearchIndexError(f"the pagefind binary is missing: {error}") from error
 
 
-def index_site(sources: Path, bundle: Path) -> int:
-    """Index the pages in `sources` into `bundle` with Pagefind; returns how many pages it indexed.
+class IndexRun:
+    """Pagefind indexing the pages in `sources` into `bundle`, in a process of its own.
 
     An earlier index in `bundle` is indexed over: Pagefind writes only the files whose content is
-    new, and what the new index no longer refers to is then removed.
+    new, and what the new index no longer refers to is then removed (`wait`).
 
     Raises:
-        SearchIndexError: pagefind is not installed, or it failed.
+        SearchIndexError: pagefind is not installed.
     """
-    command = [str(pagefind_executable()), "--site", str(sources), "--output-path", str(bundle), "--quiet"]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        reason = (result.stderr or result.stdout).strip().splitlines()
-        raise SearchIndexError(f"pagefind failed ({result.returncode}): {reason[-1] if reason else 'no output'}")
-    try:
-        prune(bundle)
-        return indexed_pages(bundle)
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
-        raise SearchIndexError(f"pagefind wrote an index that does not read back: {error}") from error
+
+    def __init__(self, sources: Path, bundle: Path) -> None:
+        self.bundle = bundle
+        command = [str(pagefind_executable()), "--site", str(sources), "--output-path", str(bundle), "--quiet"]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def wait(self) -> int:
+        """How many pages the index holds, once Pagefind is done.
+
+        Raises:
+            SearchIndexError: pagefind failed, or wrote an index that does not read back.
+        """
+        output, errors = self.process.communicate()
+        if self.process.returncode != 0:
+            reason = (errors or output).strip().splitlines()
+            raise SearchIndexError(
+                f"pagefind failed ({self.process.returncode}): {reason[-1] if reason else 'no output'}")
+        try:
+            prune(self.bundle)
+            return indexed_pages(self.bundle)
+        except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
+            raise SearchIndexError(f"pagefind wrote an index that does not read back: {error}") from error
+
+    def stop(self) -> None:
+        """End Pagefind, for a build that stops before its index is needed."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.communicate()
+
+
+def index_site(sources: Path, bundle: Path) -> int:
+    """Index the pages in `sources` into `bundle` (see `IndexRun`) and wait; how many pages it indexed."""
+    return IndexRun(sources, bundle).wait()
 
 
 # What Pagefind indexes of a page ------------------------------------------------------------
