@@ -116,8 +116,10 @@ def test_a_build_killed_at_each_stage(releases, db_path, tmp_path, stage):
 
 
 
-@pytest.mark.parametrize("stage", ["search:source", "search:index"])
-def test_a_build_killed_while_making_its_search_index(releases, db_path, tmp_path, stage):
+# Before Pagefind starts, and while it runs beside the build (the manifest is next; test_search_index checks
+# that Pagefind dies with the build).
+@pytest.mark.parametrize("stage", ["search:source", "search:index", "site:manifest"])
+def test_a_build_killed_around_its_search_index(releases, db_path, tmp_path, stage):
     from jax_errors.site_gen.pagefind_bundle import indexed_pages
 
     searching = [argument for argument in build(db_path, tmp_path / "site") if argument != "--no-search"]

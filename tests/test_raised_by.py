@@ -285,6 +285,8 @@ def test_a_commit_changing_no_summary_copies_the_last_graph_and_one_changing_a_c
         assert built == []  # the summaries are the last snapshot's: its graph is copied
         crawl_snapshot(crawled, repository.snapshot("jax-v0.0.3"))
         assert built == [1]
+        crawl_snapshot(crawled, repository.snapshot("jax-v0.0.3"), force=True)
+        assert built == [1, 1]  # crawled again on purpose: built, not copied from itself
     assert entries_of(crawled, 2) == entries_of(crawled, 1) == EXPECTED
     assert entries_of(crawled, 3) == {key: value for key, value in EXPECTED.items() if key != ("jax/_src/a.py", "check")}
     with Session(crawled) as session:

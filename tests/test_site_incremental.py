@@ -183,9 +183,9 @@ def test_a_commit_that_only_moves_raises_keeps_the_search_index_and_it_equals_a_
     runs = []
 
     class Counted(build_module.IndexRun):
-        def __init__(self, sources, bundle):
+        def __init__(self, sources, bundle, **kwargs):
             runs.append(bundle.parent)
-            super().__init__(sources, bundle)
+            super().__init__(sources, bundle, **kwargs)
 
     monkeypatch.setattr(build_module, "IndexRun", Counted)
     moved = build(engine, tmp_path / "site", search=True)
@@ -283,8 +283,8 @@ def test_pagefind_runs_beside_the_rest_of_the_build_and_stops_when_it_fails(cata
     started = []
 
     class Watched(build_module.IndexRun):
-        def __init__(self, sources, bundle):
-            super().__init__(sources, bundle)
+        def __init__(self, sources, bundle, **kwargs):
+            super().__init__(sources, bundle, **kwargs)
             started.append(self)
 
     def broken(out):
@@ -313,3 +313,18 @@ def test_a_searchable_page_written_after_the_cards_is_indexed_too(catalogue, tmp
     report = build(engine, tmp_path / "site", search=True)
     assert report.indexed == 3 and report.searched
     assert (tmp_path / "site" / ".jax-errors-search" / "extra.html").is_file()
+
+
+def test_a_new_fragment_named_like_one_kept_has_the_index_made_anew(catalogue, tmp_path):
+    engine, reword = catalogue
+    build(engine, tmp_path / "site", search=True)
+    before = {p.name for p in (tmp_path / "site" / "pagefind" / "fragment").iterdir()}
+    reword()
+    fresh = build(engine, tmp_path / "fresh", search=True, incremental=False)
+    new = sorted({p.name for p in (fresh.out / "pagefind" / "fragment").iterdir()} - before)
+    assert new
+    # As if a fragment kept from the last index had the name Pagefind gives a new one: it would not write it.
+    (tmp_path / "site" / "pagefind" / "fragment" / new[0]).write_bytes(b"an older page's fragment")
+    again = build(engine, tmp_path / "site", search=True)
+    assert again.searched and again.indexed == 3
+    assert site_files(tmp_path / "site") == site_files(fresh.out)

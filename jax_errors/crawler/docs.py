@@ -417,8 +417,8 @@ def speaks_of_errors(passage: DocPassage) -> bool:
 
 
 def docs_digest(docs: Iterable[SourceFile], package: Iterable[SourceFile]) -> str:
-    """What `read_passages` reads, by path and blob: two snapshots alike here have the same passages."""
-    read = sorted((f.path, f.blob_sha) for f in docs if f.path.endswith(PAGE_SUFFIXES) and not f.link)
+    """What `error_passages` reads and counts, by path and blob: two snapshots alike here have the same passages."""
+    read = sorted((f.path, f.blob_sha) for f in docs if f.path.endswith(PAGE_SUFFIXES))
     read += [(f.path, f.blob_sha) for f in package if f.path == ERRORS_MODULE]
     return hashlib.sha1("".join(f"{path}\0{sha}\n" for path, sha in read).encode("utf-8")).hexdigest()
 

@@ -4,8 +4,8 @@ A blob's summary is made from the parse that found its raise sites; a blob the d
 already has its summary stored, so only a file whose summary is missing (a catalogue crawled
 before call graphs, or a blob read at a new path) is parsed for it.
 
-The graph is a function of the summaries alone. Most commits change no summary (a raise moves,
-a message is reworded): the last snapshot crawled then has the same graph, which is copied.
+The graph is a function of the summaries alone. Some commits change no summary (a raise moves,
+a message is reworded): the newest snapshot stored then has the same graph, which is copied.
 """
 
 from __future__ import annotations
@@ -57,8 +57,8 @@ def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[B
                                          and (f.blob_sha, f.path) not in found.made))
     summaries = {path: summary for (_sha, path), summary in sorted({**stored, **found.made}.items())}
     with Session(engine) as session:
-        if (same := _snapshot_with_summaries(session, summaries)) is not None:
-            _copy_graph(session, same, found)
+        same = _snapshot_with_summaries(session, summaries, crawling=snapshot.commit)
+        if same is not None and _copy_graph(session, same, found):
             return found
     graph = CallGraph(summaries)
     reached = graph.raised_by()
@@ -70,10 +70,13 @@ def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[B
     return found
 
 
-def _snapshot_with_summaries(session: Session, summaries: dict[str, dict[str, Any]]) -> int | None:
-    """The last snapshot crawled, if its graph was built by this version from exactly these summaries."""
-    last = session.scalar(select(SnapshotCallGraph.snapshot_id).where(SnapshotCallGraph.version == BUILT_BY)
-                          .order_by(SnapshotCallGraph.snapshot_id.desc()).limit(1))
+def _snapshot_with_summaries(session: Session, summaries: dict[str, dict[str, Any]], *, crawling: str) -> int | None:
+    """The newest stored snapshot (by id) other than the one `crawling` (a commit, crawled again), if its
+    graph was built by this version from exactly these summaries."""
+    last = session.scalar(
+        select(SnapshotCallGraph.snapshot_id).join(Snapshot, Snapshot.id == SnapshotCallGraph.snapshot_id)
+        .where(SnapshotCallGraph.version == BUILT_BY, Snapshot.commit != crawling)
+        .order_by(SnapshotCallGraph.snapshot_id.desc()).limit(1))
     if last is None:
         return None
     files = session.execute(select(SnapshotFile.blob_sha, SnapshotFile.path).where(SnapshotFile.snapshot_id == last))
@@ -81,12 +84,16 @@ def _snapshot_with_summaries(session: Session, summaries: dict[str, dict[str, An
     return last if theirs == summaries else None
 
 
-def _copy_graph(session: Session, snapshot_id: int, found: CallGraphScan) -> None:
+def _copy_graph(session: Session, snapshot_id: int, found: CallGraphScan) -> bool:
+    """Give `found` the graph of `snapshot_id`; False if that snapshot went meanwhile."""
     graph = session.get(SnapshotCallGraph, snapshot_id)
+    if graph is None:
+        return False
     found.public_names, found.functions = graph.public_names, graph.functions
     rows = session.execute(select(RaisedBy.path, RaisedBy.qualname, RaisedBy.entries)
                            .where(RaisedBy.snapshot_id == snapshot_id).order_by(RaisedBy.path, RaisedBy.qualname))
     found.rows = [{"path": path, "qualname": qualname, "entries": entries} for path, qualname, entries in rows]
+    return True
 
 
 def stored_summaries(session: Session, keys: Iterable[Key]) -> dict[Key, dict[str, Any]]:

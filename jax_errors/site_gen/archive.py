@@ -14,11 +14,13 @@ from collections.abc import Callable, Collection, Mapping
 
 from jax_errors.exceptions import SiteError
 
+# Entries get this date, so the archive's bytes depend on its contents alone.
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 _DOS_TIME, _DOS_DATE = 0, (ZIP_EPOCH[0] - 1980) << 9 | ZIP_EPOCH[1] << 5 | ZIP_EPOCH[2]
 _VERSION = 20  # deflate, no zip64
 _MADE_ON_UNIX = 3 << 8
 _FILE_MODE = 0o644 << 16
+_UTF8_NAME = 0x800  # general purpose flag: the name is UTF-8 (set, as zipfile does, for a non-ASCII one)
 _MAX_ENTRIES = 0xFFFF  # beyond it a zip needs zip64 records
 
 
@@ -39,10 +41,11 @@ def zip_bytes(entries: Mapping[str, str | Callable[[], str]], *, previous: bytes
     for name in sorted(entries):
         crc, size, compressed = kept.get(name) or _deflated(_text(entries[name]).encode("utf-8"))
         encoded = name.encode("utf-8")
-        directory.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, _MADE_ON_UNIX | _VERSION, _VERSION, 0,
+        flags = 0 if name.isascii() else _UTF8_NAME
+        directory.write(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, _MADE_ON_UNIX | _VERSION, _VERSION, flags,
                                     zipfile.ZIP_DEFLATED, _DOS_TIME, _DOS_DATE, crc, len(compressed), size,
                                     len(encoded), 0, 0, 0, 0, _FILE_MODE, body.tell()) + encoded)
-        body.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, _VERSION, 0, zipfile.ZIP_DEFLATED, _DOS_TIME, _DOS_DATE,
+        body.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, _VERSION, flags, zipfile.ZIP_DEFLATED, _DOS_TIME, _DOS_DATE,
                                crc, len(compressed), size, len(encoded), 0) + encoded + compressed)
     end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(entries), len(entries), directory.tell(), body.tell(), 0)
     return body.getvalue() + directory.getvalue() + end

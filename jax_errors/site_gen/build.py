@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import time
+import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -26,7 +27,7 @@ from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, relative_root, report_link, slug
 from jax_errors.site_gen.output import SiteOutput, digest
-from jax_errors.site_gen.pagefind_bundle import indexed_pages
+from jax_errors.site_gen.pagefind_bundle import indexed_pages, referenced_files
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import environment, render_page
 from jax_errors.site_gen.search import BUNDLE_DIR, IndexRun
@@ -256,8 +257,12 @@ class ErrorRows:
 
     def of(self, group: Group) -> list[str]:
         root = relative_root(group.href)
-        return [self._made.get((root, card.id)) or self._made.setdefault((root, card.id), self._row(card, root))
-                for card in group.cards]
+        rows = []
+        for card in group.cards:
+            if (root, card.id) not in self._made:
+                self._made[(root, card.id)] = self._row(card, root)
+            rows.append(self._made[(root, card.id)])
+        return rows
 
 
 def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Catalogue, rows: ErrorRows,
@@ -348,19 +353,23 @@ class SearchIndex:
         self.run: IndexRun | None = None
         self.kept = self._kept_index()
         if self.kept is None:
-            if self.bundle.exists() and not out.previous_searchable:
+            if self.bundle.exists() and not (out.previous_searchable and self._readable()):
                 shutil.rmtree(self.bundle)
             sync_sources(out.out / SOURCES_DIR, out.searchable, out.searchable_document)
             checkpoint("search:index")
-            self.run = IndexRun(out.out / SOURCES_DIR, self.bundle)
+            changed = sum(1 for page, made in out.searchable.items() if out.previous_searchable.get(page) != made)
+            self.run = IndexRun(out.out / SOURCES_DIR, self.bundle, changed=changed)
 
     def _kept_index(self) -> int | None:
-        if not self.out.search_index_current:
-            return None
+        return indexed_pages(self.bundle) if self.out.search_index_current and self._readable() else None
+
+    def _readable(self) -> bool:
+        """Whether the bundle holds an index that reads back (not one cut short, or gone)."""
         try:
-            return indexed_pages(self.bundle)
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # no index, or one cut short: make it again
+            referenced_files(self.bundle)
+        except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError, IndexError):
+            return False
+        return True
 
     def finish(self) -> tuple[int, bool]:
         """The pages indexed, and whether Pagefind ran, once the index is made or kept.
@@ -374,13 +383,13 @@ class SearchIndex:
         try:
             indexed = self.kept if self.run is None else self.run.wait()
         except BaseException:
-            shutil.rmtree(self.bundle, ignore_errors=True)
+            self.abandon()
             raise
         self.out.finish_search_index()
         return indexed, self.run is not None
 
     def abandon(self) -> None:
-        """Stop making the index (the build failed): what Pagefind wrote so far goes."""
+        """Stop making the index (the build failed, or was interrupted): what Pagefind wrote so far goes."""
         if self.run is not None:
             self.run.stop()
             shutil.rmtree(self.bundle, ignore_errors=True)

@@ -64,7 +64,7 @@ class SiteOutput:
     previous_inputs: dict[str, str] = field(default_factory=dict)
     previous_searchable: dict[str, str] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
-    on_disk: set[str] | None = field(default=None, repr=False)  # the folder's files when the build began
+    on_disk: set[str] | None = field(default=None, repr=False)  # the folder's files when first asked (`_on_disk`)
     inputs: dict[str, str] = field(default_factory=dict)
     searchable: dict[str, str] = field(default_factory=dict)  # page -> hash of what Pagefind indexes of it
     documents: dict[str, str] = field(default_factory=dict, repr=False)  # those made by this build
@@ -135,7 +135,8 @@ class SiteOutput:
         return True
 
     def _on_disk(self, page: str) -> bool:
-        """Whether `page` was in the folder when the build began (a page of the last build someone deleted is not)."""
+        """Whether `page` is in the folder, as listed once, when first asked, before this build writes it
+        (a page of the last build someone deleted is not)."""
         if self.on_disk is None:
             self.on_disk = set()
             root = len(str(self.out)) + 1

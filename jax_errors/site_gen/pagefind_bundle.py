@@ -20,6 +20,7 @@ from pathlib import Path
 ENTRY = "pagefind-entry.json"
 SIGNATURE = b"pagefind_dcd"
 # The folders of files named by their content; everything else in a bundle is written on every run.
+SHORT_HASH = 7  # hex digits of a content hash that name a file, unless two of a run's files share them
 HASHED_FOLDERS = {"fragment": ".pf_fragment", "index": ".pf_index", "filter": ".pf_filter"}
 
 
@@ -32,7 +33,8 @@ def referenced_files(bundle: Path) -> set[str]:
     """The bundle-relative paths of the content-named files the index in `bundle` refers to.
 
     Raises:
-        OSError, ValueError, KeyError, TypeError: the bundle is missing a file or holds a broken one.
+        OSError, EOFError, zlib.error, ValueError, KeyError, TypeError, IndexError: the bundle is missing
+        a file or holds a broken one.
     """
     files = set()
     for language in _entry(bundle)["languages"].values():
@@ -43,6 +45,27 @@ def referenced_files(bundle: Path) -> set[str]:
         files.update(f"index/{chunk[2]}.pf_index" for chunk in chunks)
         files.update(f"filter/{chunk[1]}.pf_filter" for chunk in filters)
     return files
+
+
+def fragment_files(bundle: Path) -> set[str]:
+    """The page fragments `bundle` holds, by bundle-relative path."""
+    return {f"fragment/{path.name}" for path in (bundle / "fragment").glob("*.pf_fragment")}
+
+
+def lengthened_names(bundle: Path) -> bool:
+    """Whether Pagefind lengthened a fragment's name past its 7 hex digits: two of its pages' names collided."""
+    return any(len(path.removesuffix(".pf_fragment").rpartition("_")[2]) > SHORT_HASH
+               for path in referenced_files(bundle) if path.startswith("fragment/"))
+
+
+def keep_only_fragments(bundle: Path) -> None:
+    """Remove the content-named files of `bundle` but its page fragments: the index is to be made again over them.
+
+    A page's fragment is the same while its text is; the word index and the meta file change with any page.
+    """
+    for path in [*bundle.glob("pagefind.*.pf_meta"), *(bundle / "index").glob("*.pf_index"),
+                 *(bundle / "filter").glob("*.pf_filter")]:
+        path.unlink()
 
 
 def prune(bundle: Path) -> int:

@@ -27,8 +27,6 @@ SCHEMA_VERSION = "2.7.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
-# Zip entries get this date, so the archive's bytes depend on its contents alone.
-
 EXTRACTED, REPRODUCED, CURATED = "extracted", "reproduced", "curated"
 
 
@@ -319,6 +317,3 @@ def index_record(catalogue: Catalogue) -> dict[str, Any]:
             for c in cards
         ],
     }
-
-
-# Writing -------------------------------------------------------------------------------------

@@ -8,12 +8,21 @@ those three times as fast as the whole pages, and makes the same index byte for 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
+import zlib
 from functools import cache
 from pathlib import Path
 
 from jax_errors.exceptions import SearchIndexError
-from jax_errors.site_gen.pagefind_bundle import indexed_pages, prune
+from jax_errors.reproduce.sandbox import die_with_parent
+from jax_errors.site_gen.pagefind_bundle import (
+    fragment_files,
+    indexed_pages,
+    keep_only_fragments,
+    lengthened_names,
+    prune,
+)
 
 BUNDLE_DIR = "pagefind"
 
@@ -32,17 +41,32 @@ def pagefind_executable() -> Path:
 class IndexRun:
     """Pagefind indexing the pages in `sources` into `bundle`, in a process of its own.
 
-    An earlier index in `bundle` is indexed over: Pagefind writes only the files whose content is
-    new, and what the new index no longer refers to is then removed (`wait`).
+    An earlier index in `bundle` is indexed over, keeping its page fragments: Pagefind writes only
+    the fragments of pages whose text is new (`changed` of them), and what the new index no longer
+    refers to is then removed (`wait`).
+
+    Pagefind names a file by 7 hex digits of its content's hash and does not write a file whose
+    name exists, so a new fragment whose name a kept one has would never be written. That shows as
+    fewer fragments written than pages changed, or (when the kept one's page is indexed too, and
+    Pagefind lengthens one of the two names) as a longer name; the index is then made again from
+    nothing.
 
     Raises:
         SearchIndexError: pagefind is not installed.
     """
 
-    def __init__(self, sources: Path, bundle: Path) -> None:
-        self.bundle = bundle
-        command = [str(pagefind_executable()), "--site", str(sources), "--output-path", str(bundle), "--quiet"]
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    def __init__(self, sources: Path, bundle: Path, *, changed: int) -> None:
+        self.sources, self.bundle, self.changed = sources, bundle, changed
+        keep_only_fragments(bundle)
+        self.kept = fragment_files(bundle)
+        self.process = self._start()
+
+    def _start(self) -> subprocess.Popen:
+        command = [str(pagefind_executable()), "--site", str(self.sources), "--output-path", str(self.bundle),
+                   "--quiet"]
+        # Killed with the build: an orphan would go on writing a bundle the next build removes.
+        return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=die_with_parent)
 
     def wait(self) -> int:
         """How many pages the index holds, once Pagefind is done.
@@ -50,27 +74,30 @@ class IndexRun:
         Raises:
             SearchIndexError: pagefind failed, or wrote an index that does not read back.
         """
+        self._finished()
+        try:
+            written = fragment_files(self.bundle) - self.kept
+            if self.kept and (len(written) < self.changed or lengthened_names(self.bundle)):
+                shutil.rmtree(self.bundle)  # a fragment may have kept an old file's content: index anew
+                self.kept, self.process = set(), self._start()
+                self._finished()
+            prune(self.bundle)
+            return indexed_pages(self.bundle)
+        except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError, IndexError) as error:
+            raise SearchIndexError(f"pagefind wrote an index that does not read back: {error}") from error
+
+    def _finished(self) -> None:
         output, errors = self.process.communicate()
         if self.process.returncode != 0:
             reason = (errors or output).strip().splitlines()
             raise SearchIndexError(
                 f"pagefind failed ({self.process.returncode}): {reason[-1] if reason else 'no output'}")
-        try:
-            prune(self.bundle)
-            return indexed_pages(self.bundle)
-        except (OSError, ValueError, KeyError, TypeError, IndexError) as error:
-            raise SearchIndexError(f"pagefind wrote an index that does not read back: {error}") from error
 
     def stop(self) -> None:
         """End Pagefind, for a build that stops before its index is needed."""
         if self.process.poll() is None:
             self.process.kill()
         self.process.communicate()
-
-
-def index_site(sources: Path, bundle: Path) -> int:
-    """Index the pages in `sources` into `bundle` (see `IndexRun`) and wait; how many pages it indexed."""
-    return IndexRun(sources, bundle).wait()
 
 
 # What Pagefind indexes of a page ------------------------------------------------------------
@@ -86,8 +113,8 @@ def searchable_document(html: str) -> str | None:
     Pagefind indexes the document as it would the page: same text, title and anchors.
     """
     part = searchable_part(html)
-    if part is None:
-        return None
+    if part is None or part is html:  # no body, or one that does not close: Pagefind reads the page itself
+        return part
     language = _LANGUAGE.search(html[:1000])
     lang = f' lang="{language.group(1)}"' if language else ""
     return f'<!DOCTYPE html>\n<html{lang}><head><meta charset="utf-8"></head><body>{part}</body></html>\n'
