@@ -416,14 +416,19 @@ def speaks_of_errors(passage: DocPassage) -> bool:
     return passage.kind in ("docstring", "output") or _ERROR_WORDS.search(passage.text) is not None
 
 
+def _page_files(docs: Iterable[SourceFile]) -> list[SourceFile]:
+    """The files of `docs` that are pages (links to one included)."""
+    return [f for f in docs if f.path.endswith(PAGE_SUFFIXES)]
+
+
 def docs_digest(docs: Iterable[SourceFile], package: Iterable[SourceFile]) -> str:
     """What `error_passages` reads and counts, by path and blob: two snapshots alike here have the same passages."""
-    read = sorted((f.path, f.blob_sha) for f in docs if f.path.endswith(PAGE_SUFFIXES))
+    read = sorted((f.path, f.blob_sha) for f in _page_files(docs))
     read += [(f.path, f.blob_sha) for f in package if f.path == ERRORS_MODULE]
     return hashlib.sha1("".join(f"{path}\0{sha}\n" for path, sha in read).encode("utf-8")).hexdigest()
 
 
 def error_passages(docs: Sequence[SourceFile], package: Iterable[SourceFile]) -> tuple[int, list[DocPassage]]:
     """How many pages `docs` holds, and the passages of them and of the docstrings that speak of errors."""
-    pages = sum(1 for f in docs if f.path.endswith(PAGE_SUFFIXES))
+    pages = len(_page_files(docs))
     return pages, [p for p in read_passages(docs, package) if speaks_of_errors(p)]

@@ -33,7 +33,7 @@ def copy_docs(session: Session, snapshot: Snapshot, alike: int) -> bool:
         return False
     links = session.execute(select(SnapshotDocPassage.passage_id, SnapshotDocPassage.line, SnapshotDocPassage.position)
                             .where(SnapshotDocPassage.snapshot_id == alike)).all()
-    _link(session, snapshot, [(passage, line, position) for passage, line, position in links])
+    _link(session, snapshot, [tuple(link) for link in links])
     session.merge(SnapshotDocs(snapshot_id=snapshot.id, version=DOCS_READER, pages=source.pages,
                                passages=source.passages, source_digest=source.source_digest))
     return True

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import time
-import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -27,7 +26,7 @@ from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, relative_root, report_link, slug
 from jax_errors.site_gen.output import SiteOutput, digest
-from jax_errors.site_gen.pagefind_bundle import indexed_pages, referenced_files
+from jax_errors.site_gen.pagefind_bundle import UNREADABLE, indexed_pages, referenced_files
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import environment, render_page
 from jax_errors.site_gen.search import BUNDLE_DIR, IndexRun
@@ -114,19 +113,17 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
     tick = _ticker(progress, total)
+    # A card's record text, or what reads it back: the last build's, kept (see `_write_card`).
     entries: dict[str, str | Callable[[], str]] = {}
-    kept = set()
     for card in cards:
-        name = card_json_path(card.id).removeprefix("api/")
+        data = card_json_path(card.id)
         text = _write_card(out, card, catalogue, config, report)
-        if text is None:
-            kept.add(name)
-        entries[name] = text if text is not None else partial(out.read, card_json_path(card.id))
+        entries[data.removeprefix("api/")] = text if text is not None else partial(out.read, data)
         tick(card.id)
     report.pages += len(cards)
     search = SearchIndex(out) if config.search else None
     try:
-        _write_the_rest(out, catalogue, groups, entries, kept, config, report, tick)
+        _write_the_rest(out, catalogue, cards, groups, entries, config, report, tick)
     except BaseException:
         if search is not None:
             search.abandon()
@@ -146,11 +143,10 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     return report
 
 
-def _write_the_rest(out: SiteOutput, catalogue: Catalogue, groups: dict[str, list[Group]],
-                    entries: dict[str, str | Callable[[], str]], kept: set[str], config: SiteConfig,
-                    report: BuildReport, tick) -> None:
+def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], groups: dict[str, list[Group]],
+                    entries: dict[str, str | Callable[[], str]], config: SiteConfig, report: BuildReport,
+                    tick) -> None:
     """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
-    cards = catalogue.sorted_cards()
     rows = ErrorRows()
     for kind, kind_groups in groups.items():
         report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
@@ -167,6 +163,7 @@ def _write_the_rest(out: SiteOutput, catalogue: Catalogue, groups: dict[str, lis
     _write_record(out, LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config.validate, compact=True)
     _write_record(out, EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA,
                   config.validate, compact=True)
+    kept = {name for name, entry in entries.items() if not isinstance(entry, str)}
     out.write(ARCHIVE, zip_bytes(entries, previous=out.previous_bytes(ARCHIVE), unchanged=kept))
     _copy_static(out)
     out.finish()
@@ -367,7 +364,7 @@ class SearchIndex:
         """Whether the bundle holds an index that reads back (not one cut short, or gone)."""
         try:
             referenced_files(self.bundle)
-        except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError, IndexError):
+        except UNREADABLE:
             return False
         return True
 

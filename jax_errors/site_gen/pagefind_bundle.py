@@ -15,12 +15,16 @@ from __future__ import annotations
 import gzip
 import json
 import struct
+import zlib
+from collections.abc import Collection
 from pathlib import Path
 
 ENTRY = "pagefind-entry.json"
 SIGNATURE = b"pagefind_dcd"
 # The folders of files named by their content; everything else in a bundle is written on every run.
 SHORT_HASH = 7  # hex digits of a content hash that name a file, unless two of a run's files share them
+# What reading a missing, cut-short or foreign bundle raises.
+UNREADABLE = (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError, IndexError)
 HASHED_FOLDERS = {"fragment": ".pf_fragment", "index": ".pf_index", "filter": ".pf_filter"}
 
 
@@ -33,8 +37,7 @@ def referenced_files(bundle: Path) -> set[str]:
     """The bundle-relative paths of the content-named files the index in `bundle` refers to.
 
     Raises:
-        OSError, EOFError, zlib.error, ValueError, KeyError, TypeError, IndexError: the bundle is missing
-        a file or holds a broken one.
+        One of `UNREADABLE`: the bundle is missing a file or holds a broken one.
     """
     files = set()
     for language in _entry(bundle)["languages"].values():
@@ -52,10 +55,11 @@ def fragment_files(bundle: Path) -> set[str]:
     return {f"fragment/{path.name}" for path in (bundle / "fragment").glob("*.pf_fragment")}
 
 
-def lengthened_names(bundle: Path) -> bool:
-    """Whether Pagefind lengthened a fragment's name past its 7 hex digits: two of its pages' names collided."""
+def lengthened_names(referenced: Collection[str]) -> bool:
+    """Whether Pagefind lengthened the name of a fragment an index refers to (`referenced_files`) past its
+    7 hex digits: two of its pages' names collided."""
     return any(len(path.removesuffix(".pf_fragment").rpartition("_")[2]) > SHORT_HASH
-               for path in referenced_files(bundle) if path.startswith("fragment/"))
+               for path in referenced if path.startswith("fragment/"))
 
 
 def keep_only_fragments(bundle: Path) -> None:
@@ -68,9 +72,8 @@ def keep_only_fragments(bundle: Path) -> None:
         path.unlink()
 
 
-def prune(bundle: Path) -> int:
-    """Delete the content-named files of `bundle` its index no longer refers to; returns how many."""
-    live = referenced_files(bundle)
+def prune(bundle: Path, live: Collection[str]) -> int:
+    """Delete the content-named files of `bundle` its index (which refers to `live`) does not; returns how many."""
     stale = [path for path in bundle.glob("pagefind.*.pf_meta") if path.name not in live]
     for folder, suffix in HASHED_FOLDERS.items():
         stale.extend(path for path in (bundle / folder).glob(f"*{suffix}")

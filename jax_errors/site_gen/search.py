@@ -10,18 +10,19 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-import zlib
 from functools import cache
 from pathlib import Path
 
 from jax_errors.exceptions import SearchIndexError
 from jax_errors.reproduce.sandbox import die_with_parent
 from jax_errors.site_gen.pagefind_bundle import (
+    UNREADABLE,
     fragment_files,
     indexed_pages,
     keep_only_fragments,
     lengthened_names,
     prune,
+    referenced_files,
 )
 
 BUNDLE_DIR = "pagefind"
@@ -76,14 +77,16 @@ class IndexRun:
         """
         self._finished()
         try:
+            live = referenced_files(self.bundle)
             written = fragment_files(self.bundle) - self.kept
-            if self.kept and (len(written) < self.changed or lengthened_names(self.bundle)):
+            if self.kept and (len(written) < self.changed or lengthened_names(live)):
                 shutil.rmtree(self.bundle)  # a fragment may have kept an old file's content: index anew
                 self.kept, self.process = set(), self._start()
                 self._finished()
-            prune(self.bundle)
+                live = referenced_files(self.bundle)
+            prune(self.bundle, live)
             return indexed_pages(self.bundle)
-        except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError, IndexError) as error:
+        except UNREADABLE as error:
             raise SearchIndexError(f"pagefind wrote an index that does not read back: {error}") from error
 
     def _finished(self) -> None:
