@@ -303,3 +303,24 @@ def test_a_site_built_from_two_checkouts_in_different_folders_is_byte_identical(
     assert first.keys() == second.keys() and len(first) > 10_000
     assert [name for name in first if first[name] != second[name]] == []
     assert not any(b"/somewhere/much/deeper" in data or str(tmp_path).encode() in data for data in second.values())
+
+
+def test_related_pairs_score_as_jaccard_over_a_file():
+    from types import SimpleNamespace
+
+    from jax_errors.site_gen.related import MIN_SIMILARITY, _scored_pairs
+
+    bags = [words(text) for text in ("only accepts inputs that are varying {}", "only accepts inputs that are reduced",
+                                     "", "shapes must match", "shapes must match exactly", "unrelated words here")]
+    functions = ["f", "f", "f", "g", "h", "h"]
+    members = [SimpleNamespace(site=SimpleNamespace(qualname=q)) for q in functions]
+    expected = []
+    for i in range(len(bags)):
+        for j in range(i + 1, len(bags)):
+            score = jaccard(bags[i], bags[j])
+            if functions[i] == functions[j]:
+                expected.append(((i, j), 1, score))
+            elif score >= MIN_SIMILARITY:
+                expected.append(((i, j), 2, score))
+    assert list(_scored_pairs(members, bags)) == expected
+    assert ((0, 2), 1, 0.0) in expected and ((3, 4), 2, 0.75) in expected and len(expected) == 5

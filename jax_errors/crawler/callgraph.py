@@ -282,10 +282,14 @@ class CallGraph:
         frontier = sorted(sources, key=lambda item: (entry_order(item[1]), item[0]))
         for node, name in frontier:
             labels.setdefault(node, {})[name] = None
+        # Each name's place in `entry_order`, so that a step's sort compares integers (it is stable, as before).
+        rank = {name: n for n, name in enumerate(sorted({name for _, name in sources}, key=entry_order))}
+        edges = self._edges
         for _ in range(depth):
             reached = []
             for node, name in frontier:
-                for callee in self.callees(node):
+                callees = edges.get(node)
+                for callee in self.callees(node) if callees is None else callees:
                     held = labels.get(callee)
                     if held is None:
                         labels[callee] = {name: node}
@@ -294,7 +298,8 @@ class CallGraph:
                     else:
                         held[name] = node
                     reached.append((callee, name))
-            frontier = sorted(reached, key=lambda item: entry_order(item[1]))
+            reached.sort(key=lambda item: rank[item[1]])
+            frontier = reached
         return labels
 
     def _entries(self, node: Node, labels: Mapping[Node, Mapping[str, Node | None]]) -> list[EntryPoint]:

@@ -24,6 +24,7 @@ from jax_errors.crawler.store import BlobScan
 from jax_errors.db.models import BlobCalls, RaisedBy, Snapshot, SnapshotCallGraph, SnapshotFile
 from jax_errors.db.queries import chunks
 from jax_errors.exceptions import SourceParseError
+from jax_errors.long_lived import long_lived
 
 Key = tuple[str, str]  # (blob sha, path)
 # What a stored snapshot's graph was built by: summaries of one version, read by the graph of another.
@@ -48,6 +49,26 @@ def has_call_graph(session: Session, snapshot: Snapshot) -> bool:
 
 def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[BlobScan]) -> CallGraphScan:
     """Gather every file's summary (stored, made by `scans`, or made now) and find who reaches each raise."""
+    with long_lived() as loaded:
+        found, summaries = _summaries(engine, snapshot, scans)
+        loaded()
+        with Session(engine) as session:
+            same = _snapshot_with_summaries(session, summaries, crawling=snapshot.commit)
+            if same is not None and _copy_graph(session, same, found):
+                return found
+        graph = CallGraph(summaries)
+        reached = graph.raised_by()
+    found.public_names, found.functions = len(graph.public_names()), len(reached)
+    found.rows = [
+        {"path": path, "qualname": qualname, "entries": [[e.name, e.length, list(e.route)] for e in entries]}
+        for (path, qualname), entries in sorted(reached.items())
+    ]
+    return found
+
+
+def _summaries(engine: Engine, snapshot: SourceSnapshot,
+               scans: Sequence[BlobScan]) -> tuple[CallGraphScan, dict[str, dict[str, Any]]]:
+    """The summaries this crawl made (in a scan, holding what to store), and every file's summary by path."""
     keys = {(f.blob_sha, f.path) for f in snapshot.files}
     with Session(engine) as session:
         stored = stored_summaries(session, keys)
@@ -55,19 +76,7 @@ def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[B
                                 if s.calls is not None and (s.sha, s.path) in keys})
     found.made.update(_summarize_missing(f for f in snapshot.files if (f.blob_sha, f.path) not in stored
                                          and (f.blob_sha, f.path) not in found.made))
-    summaries = {path: summary for (_sha, path), summary in sorted({**stored, **found.made}.items())}
-    with Session(engine) as session:
-        same = _snapshot_with_summaries(session, summaries, crawling=snapshot.commit)
-        if same is not None and _copy_graph(session, same, found):
-            return found
-    graph = CallGraph(summaries)
-    reached = graph.raised_by()
-    found.public_names, found.functions = len(graph.public_names()), len(reached)
-    found.rows = [
-        {"path": path, "qualname": qualname, "entries": [[e.name, e.length, list(e.route)] for e in entries]}
-        for (path, qualname), entries in sorted(reached.items())
-    ]
-    return found
+    return found, {path: summary for (_sha, path), summary in sorted({**stored, **found.made}.items())}
 
 
 def _snapshot_with_summaries(session: Session, summaries: dict[str, dict[str, Any]], *, crawling: str) -> int | None:

@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA
 from jax_errors.explainer.record import explain_record
 from jax_errors.faults import checkpoint
+from jax_errors.long_lived import long_lived
 from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, catalogue_index, lookup_record
 from jax_errors.progress import Progress
 from jax_errors.reproduce.cases import load_cases
@@ -25,7 +26,7 @@ from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_ca
 from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, relative_root, report_link, slug
-from jax_errors.site_gen.output import SiteOutput, digest
+from jax_errors.site_gen.output import SiteOutput
 from jax_errors.site_gen.pagefind_bundle import UNREADABLE, indexed_pages, referenced_files
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import environment, render_page
@@ -100,12 +101,20 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
         SearchIndexError: Pagefind failed.
     """
     started = time.perf_counter()
+    with long_lived() as loaded:
+        knowledge = load_knowledge(config.knowledge_dir)
+        cases = load_cases(config.cases_dir) if Path(config.cases_dir).is_dir() else []
+        catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=cases))
+        loaded()
+        report = _write_site(catalogue, config, progress)
+    report.warnings[:0] = [str(problem) for problem in check_knowledge(
+        knowledge, known_ids=catalogue.cards.keys(), case_names={case.name for case in cases})]
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | None) -> BuildReport:
     report = BuildReport(Path(config.out))
-    knowledge = load_knowledge(config.knowledge_dir)
-    cases = load_cases(config.cases_dir) if Path(config.cases_dir).is_dir() else []
-    catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=cases))
-    report.warnings.extend(str(problem) for problem in check_knowledge(
-        knowledge, known_ids=catalogue.cards.keys(), case_names={case.name for case in cases}))
     # The report link is on every card: another one means every card is written again.
     out = SiteOutput.open(Path(config.out), incremental=config.incremental, settings=config.report_url or "",
                           search=config.search)
@@ -139,7 +148,6 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     report.json_files = len(entries)
     report.curated = sum(1 for c in cards if c.knowledge)
     report.reproduced = sum(1 for c in cards if c.status == "reproduced")
-    report.seconds = time.perf_counter() - started
     return report
 
 
@@ -187,8 +195,7 @@ def _write_card(out: SiteOutput, card: Card, catalogue: Catalogue, config: SiteC
     """
     record = records.card_record(card)
     page, data = card_path(card.id), card_json_path(card.id)
-    # Fingerprinted in its compact form: json's C encoder writes it several times faster than indented.
-    if out.reusable(f"card:{card.id}", digest(records.dumps(record, compact=True)), [page, data]):
+    if out.reusable(f"card:{card.id}", records.fingerprint(record), [page, data]):
         return None
     if config.validate:
         records.validate(record, records.ERROR_SCHEMA, name=data)
@@ -319,7 +326,11 @@ def _by_status(cards: list[Card]) -> list[Group]:
 # Files ---------------------------------------------------------------------------------------
 
 def _write_record(out: SiteOutput, page: str, data: dict, schema: str, validate: bool, *,
-                  compact: bool = False) -> str:
+                  compact: bool = False) -> str | Callable[[], str]:
+    """Write one of the catalogue-wide records; returns its text, or what reads it back when the last
+    build's is kept (the same content was checked against its schema then)."""
+    if out.reusable(f"record:{page}", records.fingerprint(data), [page]):
+        return partial(out.read, page)
     if validate:
         records.validate(data, schema, name=page)
     text = records.dumps(data, compact=compact)

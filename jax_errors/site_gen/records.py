@@ -6,6 +6,7 @@ sort_keys=True`, so the same database always gives the same bytes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from datetime import datetime
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import fastjsonschema
+import orjson
 
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.db.commit_history import CommitHistory, LineCommit
@@ -42,6 +44,11 @@ def dumps(data: Any, *, compact: bool = False) -> str:
     if compact:
         return json.dumps(data, separators=(",", ":"), sort_keys=True, ensure_ascii=False) + "\n"
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def fingerprint(data: Any) -> str:
+    """A digest of a record's content, to tell whether it changed since the last build (never published)."""
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
 @cache

@@ -46,17 +46,10 @@ def related_errors(cards: Iterable[Card], *, limit: int = MAX_RELATED) -> dict[s
             if other.id != card.id and other.location.path != card.location.path:
                 found[card.id][other.id] = (0, 1.0, other)
     for members in by_file.values():  # each pair of a file once: the index and the reasons are symmetric
-        for i, card in enumerate(members):
-            for other in members[i + 1:]:
-                score = jaccard(bags[card.id], bags[other.id])
-                if other.site.qualname == card.site.qualname:
-                    rank = 1
-                elif score >= MIN_SIMILARITY:
-                    rank = 2
-                else:
-                    continue
-                found[card.id][other.id] = (rank, score, other)
-                found[other.id][card.id] = (rank, score, card)
+        for (i, j), rank, score in _scored_pairs(members, [bags[card.id] for card in members]):
+            card, other = members[i], members[j]
+            found[card.id][other.id] = (rank, score, other)
+            found[other.id][card.id] = (rank, score, card)
     related = {}
     for card in cards:
         best = sorted(found[card.id].values(), key=lambda f: (f[0], -f[1], f[2].id))[:limit]
@@ -64,3 +57,22 @@ def related_errors(cards: Iterable[Card], *, limit: int = MAX_RELATED) -> dict[s
             Related(other.id, other.title, REASONS[rank], round(score, 3)) for rank, score, other in best
         )
     return related
+
+
+def _scored_pairs(members: list[Card], bags: list[frozenset[str]]):
+    """The related pairs among one file's cards: ((i, j), rank, similarity), i < j.
+
+    A file may hold hundreds of errors: each bag becomes a bit set over the file's words, so that
+    `jaccard` is two integer operations per pair.
+    """
+    bit = {word: 1 << n for n, word in enumerate(sorted(set().union(*bags)))}
+    sets = [sum(bit[word] for word in bag) for bag in bags]
+    functions = [card.site.qualname for card in members]
+    for i, (mine, function) in enumerate(zip(sets, functions)):
+        for j in range(i + 1, len(sets)):
+            shared = (mine & sets[j]).bit_count()
+            score = shared / (mine | sets[j]).bit_count() if shared else 0.0  # as `jaccard`
+            if functions[j] == function:
+                yield (i, j), 1, score
+            elif score >= MIN_SIMILARITY:
+                yield (i, j), 2, score
