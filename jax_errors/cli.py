@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from contextlib import contextmanager
 
 import click
@@ -101,11 +102,18 @@ def progress_bar(description: str):
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("[dim]{task.fields[what]}"))
-    with Progress(*columns, console=console(), transient=True) as bar:
+    # Redrawn from the job's own updates, a few times a second, not by rich's refresh thread: a job in a
+    # process of one thread may fork to use the second core (see `forked`).
+    with Progress(*columns, console=console(), transient=True, auto_refresh=False) as bar:
         task = bar.add_task(description, total=None, what="")
+        drawn = 0.0
 
         def update(done: int, total: int, what: str) -> None:
+            nonlocal drawn
             bar.update(task, completed=done, total=total, what=what[-60:])
+            if time.monotonic() - drawn >= 0.1 or done == total:
+                bar.refresh()
+                drawn = time.monotonic()
 
         yield update
 

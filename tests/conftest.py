@@ -38,6 +38,17 @@ def snapshot():
 
 
 @pytest.fixture
+def forking(monkeypatch):
+    """Forking allowed whatever threads an earlier test's library left running (Playwright, say).
+
+    The child only computes; `test_forked` checks that a process with another thread does not fork.
+    """
+    from jax_errors import forked
+
+    monkeypatch.setattr(forked, "only_thread", lambda: True)
+
+
+@pytest.fixture
 def fresh_db() -> Engine:
     """An in-memory catalogue, migrated to head."""
     return open_database("sqlite://")

@@ -455,6 +455,8 @@ def shell():
 
     shell = InteractiveShell.instance()
     yield shell
+    shell.history_manager.end_session()
+    shell.history_manager.save_thread.stop()  # a thread left running would keep later tests from forking
     InteractiveShell.clear_instance()
 
 

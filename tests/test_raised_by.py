@@ -1,5 +1,6 @@
 """Raised by: the public `jax.*` functions a static call graph finds reaching each raising function."""
 
+import os
 import textwrap
 
 import pytest
@@ -358,3 +359,24 @@ def test_the_seed_card_shows_its_reproduction_went_through_jax_lax_all_gather(bu
     card = section(read(built_site.out, f"errors/{SEED_ERROR}.html"), "raised-by")
     assert card.index("jax.<wbr>lax.<wbr>all_<wbr>gather</code></a>") < card.index("psum_<wbr>scatter")
     assert "seen in the traceback of case <code>all_<wbr>gather_<wbr>reduced_<wbr>not_<wbr>varying</code>" in card
+
+
+def test_with_two_jobs_the_graph_is_made_on_the_second_core_and_stored_the_same(git_repo, tmp_path, monkeypatch,
+                                                                                 forking):
+    from jax_errors.crawler import entry_points
+
+    git_repo.commit(PACKAGE, "a package", tag="jax-v0.0.1")
+    made_in = tmp_path / "made-in"
+    real_graph = entry_points._graph
+
+    def noted(found, summaries):
+        made_in.write_text(str(os.getpid()))  # the child's result comes back pickled: the pid goes by file
+        return real_graph(found, summaries)
+
+    monkeypatch.setattr(entry_points, "_graph", noted)
+    engines = {jobs: open_database(tmp_path / f"jobs{jobs}.db") for jobs in (1, 2)}
+    with JaxRepository(git_repo.path) as repository:
+        for jobs, engine in engines.items():
+            crawl_snapshot(engine, repository.snapshot("jax-v0.0.1"), jobs=jobs)
+            assert (made_in.read_text() != str(os.getpid())) == (jobs == 2)
+    assert entries_of(engines[2], 1) == entries_of(engines[1], 1) == EXPECTED

@@ -2,6 +2,7 @@
 
 import gzip
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -328,3 +329,49 @@ def test_a_new_fragment_named_like_one_kept_has_the_index_made_anew(catalogue, t
     again = build(engine, tmp_path / "site", search=True)
     assert again.searched and again.indexed == 3
     assert site_files(tmp_path / "site") == site_files(fresh.out)
+
+
+def test_the_second_core_makes_half_the_fingerprints_and_the_lookup_and_the_site_equals_one_made_alone(
+        catalogue, tmp_path, monkeypatch, forking):
+    import os
+
+    from jax_errors import forked
+    from jax_errors.site_gen import build as site_build
+
+    engine, reword = catalogue
+    reword()
+    made_in = tmp_path / "made-in"
+    made_in.mkdir()
+    for name in ("_fingerprints", "_lookup_and_explain"):
+        real = getattr(site_build, name)
+
+        def noted(*args, real=real, name=name):
+            (made_in / f"{name}-{os.getpid()}").touch()  # a child's side effects come back by file
+            return real(*args)
+        monkeypatch.setattr(site_build, name, noted)
+    beside = build(engine, tmp_path / "beside")
+    calls = [p.name.rpartition("-") for p in made_in.iterdir()]
+    here = str(os.getpid())
+    fingerprinted_in = sorted(pid for name, _, pid in calls if name == "_fingerprints")
+    looked_up_in = [pid for name, _, pid in calls if name == "_lookup_and_explain"]
+    assert len(fingerprinted_in) == 2 and here in fingerprinted_in  # half here, half in a child
+    assert len(looked_up_in) == 1 and looked_up_in[0] not in (here, *fingerprinted_in)  # in a second child
+    monkeypatch.setattr(forked, "only_thread", lambda: False)  # as when a progress bar's thread runs: no fork
+    alone = build(engine, tmp_path / "alone")
+    assert site_files(tmp_path / "beside") == site_files(tmp_path / "alone")
+    assert beside.rendered == alone.rendered == beside.cards == 3
+
+
+def test_an_unchanged_catalogue_wide_record_is_kept_and_one_deleted_is_made_again(catalogue, tmp_path):
+    engine, _ = catalogue
+    build(engine, tmp_path / "site")
+    written = {name: (tmp_path / "site" / "api" / name).read_bytes() for name in ("errors.json", "lookup.json")}
+    for name in written:
+        (tmp_path / "site" / "api" / name).unlink()
+    again = build(engine, tmp_path / "site")
+    assert {name: (tmp_path / "site" / "api" / name).read_bytes() for name in written} == written
+    assert again.rewritten == 2
+    kept = build(engine, tmp_path / "site")
+    assert kept.rewritten == 0
+    with zipfile.ZipFile(tmp_path / "site" / "api" / "all.zip") as archive:
+        assert archive.read("errors.json") == written["errors.json"]  # read back from the kept file

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from sqlalchemy import Engine, delete, insert, select, tuple_
@@ -24,6 +25,7 @@ from jax_errors.crawler.store import BlobScan
 from jax_errors.db.models import BlobCalls, RaisedBy, Snapshot, SnapshotCallGraph, SnapshotFile
 from jax_errors.db.queries import chunks
 from jax_errors.exceptions import SourceParseError
+from jax_errors.forked import Forked
 from jax_errors.long_lived import long_lived
 
 Key = tuple[str, str]  # (blob sha, path)
@@ -47,17 +49,30 @@ def has_call_graph(session: Session, snapshot: Snapshot) -> bool:
         SnapshotCallGraph.snapshot_id == snapshot.id)) == BUILT_BY
 
 
-def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[BlobScan]) -> CallGraphScan:
-    """Gather every file's summary (stored, made by `scans`, or made now) and find who reaches each raise."""
+def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[BlobScan], *,
+                     fork: bool = False) -> Forked[CallGraphScan]:
+    """Gather every file's summary (stored, made by `scans`, or made now) and find who reaches each raise.
+
+    With `fork`, the graph is made on the second core (see `forked`): the summaries are read here,
+    so that the child touches neither the database nor the repository, and only computes.
+    """
     with long_lived() as loaded:
         found, summaries = _summaries(engine, snapshot, scans)
         loaded()
         with Session(engine) as session:
             same = _snapshot_with_summaries(session, summaries, crawling=snapshot.commit)
-            if same is not None and _copy_graph(session, same, found):
-                return found
-        graph = CallGraph(summaries)
-        reached = graph.raised_by()
+            copied = same is not None and _copy_graph(session, same, found)
+        graph = Forked(partial(_graph, found, summaries), fork=fork and not copied)
+        if copied:
+            graph.done(found)
+        elif not graph.in_child:
+            graph.result()  # made now, with what was loaded frozen
+    return graph
+
+
+def _graph(found: CallGraphScan, summaries: dict[str, dict[str, Any]]) -> CallGraphScan:
+    graph = CallGraph(summaries)
+    reached = graph.raised_by()
     found.public_names, found.functions = len(graph.public_names()), len(reached)
     found.rows = [
         {"path": path, "qualname": qualname, "entries": [[e.name, e.length, list(e.route)] for e in entries]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from importlib import resources
@@ -16,6 +16,7 @@ from sqlalchemy import Engine
 from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA
 from jax_errors.explainer.record import explain_record
 from jax_errors.faults import checkpoint
+from jax_errors.forked import Forked
 from jax_errors.long_lived import long_lived
 from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, catalogue_index, lookup_record
 from jax_errors.progress import Progress
@@ -122,11 +123,17 @@ def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | N
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
     tick = _ticker(progress, total)
+    # Whether a card changed is told by its record's fingerprint: the second core makes half of them.
+    theirs = Forked(partial(_fingerprints, cards[1::2]))
+    try:
+        fingerprints = {**_fingerprints(cards[0::2]), **theirs.result()}
+    finally:
+        theirs.stop()
     # A card's record text, or what reads it back: the last build's, kept (see `_write_card`).
     entries: dict[str, str | Callable[[], str]] = {}
     for card in cards:
         data = card_json_path(card.id)
-        text = _write_card(out, card, catalogue, config, report)
+        text = _write_card(out, card, fingerprints[card.id], catalogue, config, report)
         entries[data.removeprefix("api/")] = text if text is not None else partial(out.read, data)
         tick(card.id)
     report.pages += len(cards)
@@ -155,22 +162,26 @@ def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], gr
                     entries: dict[str, str | Callable[[], str]], config: SiteConfig, report: BuildReport,
                     tick) -> None:
     """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
-    rows = ErrorRows()
-    for kind, kind_groups in groups.items():
-        report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
-    out.write("index.html", render_page("home.html", "index.html", **home_context(catalogue, groups)))
-    out.write("search.html", render_page("search.html", "search.html", newest=catalogue.newest))
-    curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
-                    "a person explained them, with solutions and, where a case exists, a fix", code=False)
-    out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
-                                        heading="Home", index_page="index.html", newest=catalogue.newest))
-    report.pages += 3 + _write_diffs(out, catalogue)
-    entries["errors.json"] = _write_record(
-        out, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA, config.validate)
-    index = catalogue_index(catalogue)
-    _write_record(out, LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config.validate, compact=True)
-    _write_record(out, EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA,
-                  config.validate, compact=True)
+    # The lookup and explain records (a third of what follows) are made on the second core meanwhile.
+    theirs = Forked(partial(_lookup_and_explain, catalogue, config, out.previous_inputs))
+    try:
+        rows = ErrorRows()
+        for kind, kind_groups in groups.items():
+            report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
+        out.write("index.html", render_page("home.html", "index.html", **home_context(catalogue, groups)))
+        out.write("search.html", render_page("search.html", "search.html", newest=catalogue.newest))
+        curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
+                        "a person explained them, with solutions and, where a case exists, a fix", code=False)
+        out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
+                                            heading="Home", index_page="index.html", newest=catalogue.newest))
+        report.pages += 3 + _write_diffs(out, catalogue)
+        index_record = partial(_record, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA,
+                               config)
+        entries["errors.json"] = _write_record(out, index_record(out.previous_inputs), lambda: index_record({}))
+        for made in theirs.result():
+            _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
+    finally:
+        theirs.stop()
     kept = {name for name, entry in entries.items() if not isinstance(entry, str)}
     out.write(ARCHIVE, zip_bytes(entries, previous=out.previous_bytes(ARCHIVE), unchanged=kept))
     _copy_static(out)
@@ -185,18 +196,23 @@ def with_related(catalogue: Catalogue) -> Catalogue:
 
 # Pages ---------------------------------------------------------------------------------------
 
-def _write_card(out: SiteOutput, card: Card, catalogue: Catalogue, config: SiteConfig,
+def _fingerprints(cards: Iterable[Card]) -> dict[str, str]:
+    """Each card's record fingerprint: what tells whether the card changed since the last build."""
+    return {card.id: records.fingerprint(records.card_record(card)) for card in cards}
+
+
+def _write_card(out: SiteOutput, card: Card, fingerprint: str, catalogue: Catalogue, config: SiteConfig,
                 report: BuildReport) -> str | None:
     """Write a card's page and JSON record, or keep last build's when its record is the same.
 
     A card's page is made from its record's data alone (and the generator, which `SiteOutput`
-    fingerprints), so an unchanged record means an unchanged page. Returns the record's text, or
-    None when the last build's was kept.
+    fingerprints), so an unchanged record (by `fingerprint`, see `_fingerprints`) means an unchanged
+    page. Returns the record's text, or None when the last build's was kept.
     """
-    record = records.card_record(card)
     page, data = card_path(card.id), card_json_path(card.id)
-    if out.reusable(f"card:{card.id}", records.fingerprint(record), [page, data]):
+    if out.reusable(f"card:{card.id}", fingerprint, [page, data]):
         return None
+    record = records.card_record(card)
     if config.validate:
         records.validate(record, records.ERROR_SCHEMA, name=data)
     text = records.dumps(record)
@@ -325,17 +341,51 @@ def _by_status(cards: list[Card]) -> list[Group]:
 
 # Files ---------------------------------------------------------------------------------------
 
-def _write_record(out: SiteOutput, page: str, data: dict, schema: str, validate: bool, *,
-                  compact: bool = False) -> str | Callable[[], str]:
-    """Write one of the catalogue-wide records; returns its text, or what reads it back when the last
-    build's is kept (the same content was checked against its schema then)."""
-    if out.reusable(f"record:{page}", records.fingerprint(data), [page]):
-        return partial(out.read, page)
-    if validate:
+@dataclass(frozen=True)
+class Record:
+    """A catalogue-wide record made ready to write (it may be made on the second core)."""
+
+    page: str
+    fingerprint: str
+    text: str | None  # checked against its schema; None where the last build wrote the same content
+
+
+def _record(page: str, data: dict, schema: str, config: SiteConfig, previous: Mapping[str, str], *,
+            compact: bool = False) -> Record:
+    """`data` as a record: checked and written out only if the last build's (`previous` fingerprints) differs."""
+    fingerprint = records.fingerprint(data)
+    if previous.get(f"record:{page}") == fingerprint:
+        return Record(page, fingerprint, None)
+    if config.validate:
         records.validate(data, schema, name=page)
-    text = records.dumps(data, compact=compact)
-    out.write(page, text)
-    return text
+    return Record(page, fingerprint, records.dumps(data, compact=compact))
+
+
+def _write_record(out: SiteOutput, record: Record, again: Callable[[], Record]) -> str | Callable[[], str]:
+    """Write a record, or keep the last build's; returns its text, or what reads it back.
+
+    `again` makes it whole, for when the last build's file is gone.
+    """
+    if out.reusable(f"record:{record.page}", record.fingerprint, [record.page]):
+        return partial(out.read, record.page)
+    if record.text is None:
+        record = again()
+    out.write(record.page, record.text)
+    return record.text
+
+
+def _lookup_and_explain(catalogue: Catalogue, config: SiteConfig, previous: Mapping[str, str]) -> list[Record]:
+    """api/lookup.json and api/explain.json, which share the catalogue's lookup index."""
+    index = catalogue_index(catalogue)
+    return [
+        _record(LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config, previous, compact=True),
+        _record(EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA, config,
+                previous, compact=True),
+    ]
+
+
+def _made_again(page: str, catalogue: Catalogue, config: SiteConfig) -> Record:
+    return next(record for record in _lookup_and_explain(catalogue, config, {}) if record.page == page)
 
 
 def _copy_static(out: SiteOutput) -> None:

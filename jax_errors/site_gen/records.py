@@ -7,16 +7,22 @@ sort_keys=True`, so the same database always gives the same bytes.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
+import marshal
+import os
+import re
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 from pathlib import Path
+from types import CodeType
 from typing import Any
 
 import fastjsonschema
 import orjson
 
+from jax_errors.cache import cache_folder
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.db.commit_history import CommitHistory, LineCommit
 from jax_errors.exceptions import RecordError
@@ -30,6 +36,7 @@ SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
 EXTRACTED, REPRODUCED, CURATED = "extracted", "reproduced", "curated"
+_ENTRY = re.compile(r"^def (\w+)", re.MULTILINE)  # the first function of generated code checks the whole record
 
 
 
@@ -63,7 +70,38 @@ def validator(name: str) -> Callable[[Any], Any]:
     fastjsonschema validates the catalogue in well under a second (jsonschema takes ~20 s); the
     schemas keep to keywords both read alike, and the tests check records with jsonschema too.
     """
-    return fastjsonschema.compile(load_schema(name))
+    entry, code = _validator_code(name)
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)  # noqa: S102 - fastjsonschema's own code for a checked-in schema
+    return namespace[entry]
+
+
+def _validator_code(name: str) -> tuple[str, CodeType]:
+    """The name of the checking function, and the compiled code fastjsonschema generates for a schema.
+
+    The code (400 KB of Python for a card's schema) is kept compiled in the cache folder: compiling
+    it took a tenth of a second per build. Its file is named by what makes it: fastjsonschema's
+    version, the bytecode's and the schema.
+    """
+    text = (SCHEMA_DIR / name).read_bytes()
+    made_by = hashlib.sha256(f"{fastjsonschema.VERSION}\0{importlib.util.MAGIC_NUMBER.hex()}\0".encode() + text)
+    kept = cache_folder("validators") / f"{name.split('.')[0]}-{made_by.hexdigest()[:16]}"
+    try:
+        entry, code = marshal.loads(kept.read_bytes())
+        if isinstance(entry, str) and isinstance(code, CodeType):
+            return entry, code
+    except (OSError, EOFError, ValueError, TypeError):
+        pass  # not made yet, or cut short: made again
+    source = fastjsonschema.compile_to_code(json.loads(text))  # a copy: it may add to the schema it reads
+    made = (_ENTRY.search(source)[1], compile(source, f"<validator of {name}>", "exec"))
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        written = kept.with_suffix(f".{os.getpid()}.tmp")
+        written.write_bytes(marshal.dumps(made))
+        os.replace(written, kept)
+    except OSError:
+        pass  # compiled again next time
+    return made
 
 
 def validate(data: Any, schema: str, *, name: str = "record") -> None:
