@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from importlib import resources
@@ -20,7 +20,7 @@ from jax_errors.forked import Forked
 from jax_errors.long_lived import long_lived
 from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, catalogue_index, lookup_record
 from jax_errors.progress import Progress
-from jax_errors.reproduce.cases import load_cases
+from jax_errors.reproduce.cases import Case, load_cases
 from jax_errors.site_gen import records
 from jax_errors.site_gen.archive import zip_bytes
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
@@ -103,15 +103,29 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     """
     started = time.perf_counter()
     with long_lived() as loaded:
-        knowledge = load_knowledge(config.knowledge_dir)
-        cases = load_cases(config.cases_dir) if Path(config.cases_dir).is_dir() else []
-        catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=cases))
+        # The cases are read on the second core while the catalogue's rows are: they join the cards last.
+        parsed = Forked(partial(_cases, Path(config.cases_dir)))
+        try:
+            knowledge = load_knowledge(config.knowledge_dir)
+            catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=_when_iterated(parsed)))
+            cases = parsed.result()
+        finally:
+            parsed.stop()
         loaded()
         report = _write_site(catalogue, config, progress)
     report.warnings[:0] = [str(problem) for problem in check_knowledge(
         knowledge, known_ids=catalogue.cards.keys(), case_names={case.name for case in cases})]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _cases(folder: Path) -> list[Case]:
+    return load_cases(folder) if folder.is_dir() else []
+
+
+def _when_iterated(parsed: Forked[list[Case]]) -> Iterator[Case]:
+    """The cases, waited for only when `load_catalogue` goes through them (after reading its rows)."""
+    yield from parsed.result()
 
 
 def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | None) -> BuildReport:
@@ -123,27 +137,19 @@ def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | N
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
     tick = _ticker(progress, total)
-    # Whether a card changed is told by its record's fingerprint: the second core makes half of them.
-    theirs = Forked(partial(_fingerprints, cards[1::2]))
+    # The second core makes the lookup and explain records, and half the cards' fingerprints, meanwhile.
+    lookup = Forked(partial(_lookup_and_explain, catalogue, config, out.previous_inputs))
     try:
-        fingerprints = {**_fingerprints(cards[0::2]), **theirs.result()}
+        entries = _write_cards(out, catalogue, cards, config, report, tick)
+        search = SearchIndex(out) if config.search else None
+        try:
+            _write_the_rest(out, catalogue, cards, groups, entries, lookup, config, report, tick)
+        except BaseException:
+            if search is not None:
+                search.abandon()
+            raise
     finally:
-        theirs.stop()
-    # A card's record text, or what reads it back: the last build's, kept (see `_write_card`).
-    entries: dict[str, str | Callable[[], str]] = {}
-    for card in cards:
-        data = card_json_path(card.id)
-        text = _write_card(out, card, fingerprints[card.id], catalogue, config, report)
-        entries[data.removeprefix("api/")] = text if text is not None else partial(out.read, data)
-        tick(card.id)
-    report.pages += len(cards)
-    search = SearchIndex(out) if config.search else None
-    try:
-        _write_the_rest(out, catalogue, cards, groups, entries, config, report, tick)
-    except BaseException:
-        if search is not None:
-            search.abandon()
-        raise
+        lookup.stop()
     tick("search index")
     if search is not None:
         report.indexed, report.searched = search.finish()
@@ -158,30 +164,44 @@ def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | N
     return report
 
 
-def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], groups: dict[str, list[Group]],
-                    entries: dict[str, str | Callable[[], str]], config: SiteConfig, report: BuildReport,
-                    tick) -> None:
-    """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
-    # The lookup and explain records (a third of what follows) are made on the second core meanwhile.
-    theirs = Forked(partial(_lookup_and_explain, catalogue, config, out.previous_inputs))
+def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], config: SiteConfig, report: BuildReport,
+                 tick) -> dict[str, str | Callable[[], str]]:
+    """Write the cards that changed; returns each card's record text, or what reads back the last build's."""
+    # Whether a card changed is told by its record's fingerprint: the second core makes half of them.
+    theirs = Forked(partial(_fingerprints, cards[1::2]))
     try:
-        rows = ErrorRows()
-        for kind, kind_groups in groups.items():
-            report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
-        out.write("index.html", render_page("home.html", "index.html", **home_context(catalogue, groups)))
-        out.write("search.html", render_page("search.html", "search.html", newest=catalogue.newest))
-        curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
-                        "a person explained them, with solutions and, where a case exists, a fix", code=False)
-        out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
-                                            heading="Home", index_page="index.html", newest=catalogue.newest))
-        report.pages += 3 + _write_diffs(out, catalogue)
-        index_record = partial(_record, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA,
-                               config)
-        entries["errors.json"] = _write_record(out, index_record(out.previous_inputs), lambda: index_record({}))
-        for made in theirs.result():
-            _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
+        fingerprints = {**_fingerprints(cards[0::2]), **theirs.result()}
     finally:
         theirs.stop()
+    entries: dict[str, str | Callable[[], str]] = {}
+    for card in cards:
+        data = card_json_path(card.id)
+        text = _write_card(out, card, fingerprints[card.id], catalogue, config, report)
+        entries[data.removeprefix("api/")] = text if text is not None else partial(out.read, data)
+        tick(card.id)
+    report.pages += len(cards)
+    return entries
+
+
+def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], groups: dict[str, list[Group]],
+                    entries: dict[str, str | Callable[[], str]], lookup: Forked[list[Record]], config: SiteConfig,
+                    report: BuildReport, tick) -> None:
+    """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
+    rows = ErrorRows()
+    for kind, kind_groups in groups.items():
+        report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
+    out.write("index.html", render_page("home.html", "index.html", **home_context(catalogue, groups)))
+    out.write("search.html", render_page("search.html", "search.html", newest=catalogue.newest))
+    curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
+                    "a person explained them, with solutions and, where a case exists, a fix", code=False)
+    out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
+                                        heading="Home", index_page="index.html", newest=catalogue.newest))
+    report.pages += 3 + _write_diffs(out, catalogue)
+    index_record = partial(_record, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA,
+                           config)
+    entries["errors.json"] = _write_record(out, index_record(out.previous_inputs), lambda: index_record({}))
+    for made in lookup.result():
+        _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
     kept = {name for name, entry in entries.items() if not isinstance(entry, str)}
     out.write(ARCHIVE, zip_bytes(entries, previous=out.previous_bytes(ARCHIVE), unchanged=kept))
     _copy_static(out)
