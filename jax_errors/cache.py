@@ -9,5 +9,6 @@ CACHE_ENV = "JAX_ERRORS_CACHE"
 
 
 def cache_folder(name: str) -> Path:
-    """One kind of cached thing: `trees` (commits' jax/ folders), `envs` (release environments), `wheels`."""
+    """One kind of cached thing: `trees` (commits' jax/ folders), `envs` (release environments), `wheels`,
+    `validators` and `templates` (what a build compiles)."""
     return Path(os.environ.get(CACHE_ENV, Path.home() / ".cache" / "jax-errors")) / name

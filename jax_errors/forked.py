@@ -2,7 +2,7 @@
 
 A build holds the whole catalogue in memory. A forked child shares it as it is, without pickling
 or loading it again, computes its share of the work, and sends back only the (pickled) result
-through a pipe. `gc.freeze()` (see `long_lived`) keeps the collector from copying the shared pages.
+through a pipe. Pages the child only reads stay shared (reference counts it changes copy some).
 
 Forking is only safe in a process running one thread: where another thread runs (a progress bar
 refreshing itself, a notebook's kernel), or where there is no `os.fork`, the work is done in the
@@ -12,6 +12,7 @@ in the process, so that a failure is raised there, as the job's own.
 
 from __future__ import annotations
 
+import gc
 import os
 import pickle
 import signal
@@ -52,8 +53,16 @@ class Forked(Generic[T]):
 
     def _start(self) -> None:
         read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child: do the work, send it, and leave without running the parent's exit handlers
+        try:
+            self._pid = os.fork()
+        except OSError:  # no memory or process left for a child: the work is done here
+            os.close(read)
+            os.close(write)
+            return
+        if self._pid == 0:  # the child: do the work, send it, and leave without running the parent's exit handlers
+            # The collector stays off: collecting an inherited cycle could finalize what the parent still
+            # uses (a database connection), and it would copy the shared pages it walks.
+            gc.disable()
             os.close(read)
             status = 0
             try:
@@ -70,7 +79,7 @@ class Forked(Generic[T]):
             finally:
                 os._exit(status)
         os.close(write)
-        self._pid, self._pipe = pid, read
+        self._pipe = read
 
     def done(self, value: T) -> None:
         """Give the result without doing the work (it turned out to be known)."""

@@ -14,31 +14,35 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 _depth = 0
+_frozen_before = False  # something else froze objects before the outermost job: they stay frozen
 
 
 @contextmanager
 def long_lived() -> Iterator[Callable[[], None]]:
     """Pause the collector until the job calls what this yields, once its data is loaded, then freeze that data.
 
-    Nested jobs share one freeze: the outermost unfreezes when it ends.
+    Nested jobs share one freeze: the outermost unfreezes when it ends, unless objects were frozen before
+    it began (by a program that freezes before forking, say): unfreezing would release those too.
     """
-    global _depth
-    paused = gc.isenabled()
+    global _depth, _frozen_before
+    reenable = gc.isenabled()
     gc.disable()
+    if _depth == 0:
+        _frozen_before = gc.get_freeze_count() > 0
     _depth += 1
 
     def loaded() -> None:
-        nonlocal paused
+        nonlocal reenable
         gc.freeze()
-        if paused:
+        if reenable:
             gc.enable()
-            paused = False
+            reenable = False
 
     try:
         yield loaded
     finally:
         _depth -= 1
-        if paused:
+        if reenable:
             gc.enable()
-        if _depth == 0:
+        if _depth == 0 and not _frozen_before:
             gc.unfreeze()

@@ -34,13 +34,27 @@ def test_a_child_that_fails_or_dies_has_its_work_done_here(forking):
             os.kill(os.getpid(), signal.SIGKILL)
         return "done here"
 
-    assert Forked(fails_in_child).result() == "done here"
-    assert Forked(dies_in_child).result() == "done here"
+    for work in (Forked(fails_in_child), Forked(dies_in_child)):
+        assert work.in_child and work.result() == "done here"
 
 
-def test_work_that_fails_everywhere_raises_here():
+def test_work_that_fails_everywhere_raises_here(forking):
+    work = Forked(lambda: 1 / 0)
+    assert work.in_child
     with pytest.raises(ZeroDivisionError):
-        Forked(lambda: 1 / 0).result()
+        work.result()
+
+
+def test_a_fork_the_system_refuses_means_the_work_is_done_here(forking, monkeypatch):
+    def refused():
+        raise BlockingIOError("no process left")
+
+    monkeypatch.setattr(os, "fork", refused)
+    open_before = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    work = Forked(os.getpid)
+    assert not work.in_child and work.result() == os.getpid()
+    if open_before is not None:
+        assert len(os.listdir("/proc/self/fd")) == open_before  # the pipe's two ends were closed
 
 
 def test_no_fork_while_another_thread_runs_nor_when_asked_not_to():

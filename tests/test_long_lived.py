@@ -6,7 +6,8 @@ from jax_errors.long_lived import long_lived
 
 
 def test_the_collector_pauses_while_loading_then_skips_what_was_loaded_until_the_job_ends():
-    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert gc.isenabled()
+    gc.unfreeze()  # whatever an earlier test left frozen
     with long_lived() as loaded:
         assert not gc.isenabled()
         data = [[n] for n in range(1000)]
@@ -18,6 +19,7 @@ def test_the_collector_pauses_while_loading_then_skips_what_was_loaded_until_the
 
 
 def test_a_nested_job_keeps_the_outer_freeze_and_a_failing_one_restores_the_collector():
+    gc.unfreeze()
     with long_lived() as outer:
         outer()
         frozen = gc.get_freeze_count()
@@ -36,3 +38,15 @@ def test_a_nested_job_keeps_the_outer_freeze_and_a_failing_one_restores_the_coll
     except KeyError:
         pass
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_objects_frozen_before_the_job_stay_frozen_after_it():
+    gc.unfreeze()
+    gc.freeze()  # as a program does before forking workers
+    before = gc.get_freeze_count()
+    try:
+        with long_lived() as loaded:
+            loaded()
+        assert gc.get_freeze_count() >= before > 0
+    finally:
+        gc.unfreeze()

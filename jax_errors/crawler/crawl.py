@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.calls import summarize_tree
 from jax_errors.crawler.docs import DocPassage, docs_digest, error_passages
 from jax_errors.crawler.docs_store import copy_docs, has_docs, read_alike, store_docs
-from jax_errors.crawler.entry_points import CallGraphScan, build_call_graph, has_call_graph, store_call_graph
+from jax_errors.crawler.entry_points import has_call_graph, start_call_graph, store_call_graph
 from jax_errors.crawler.imports import module_imports
 from jax_errors.crawler.raise_sites import raise_sites_of
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
@@ -36,7 +36,6 @@ from jax_errors.db.engine import begin_writing
 from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import SourceError, SourceParseError
 from jax_errors.faults import checkpoint
-from jax_errors.forked import Forked
 from jax_errors.progress import Progress
 from jax_errors.reproduce.sandbox import die_with_parent
 from jax_errors.snapshots import short_commit
@@ -119,20 +118,15 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
     report = CrawlReport(snapshot.label, snapshot.commit)
     # Parsed before the transaction: the write lock is held while writing, not while parsing.
     scans = _scan_new(engine, snapshot, force=force, jobs=jobs, progress=progress, report=report)
-    # The call graph is built from every file's summary, stored or just made, outside the lock too, and
-    # with two jobs on the second core, while the docs are read and the snapshot written.
-    graph = build_call_graph(engine, snapshot, scans, fork=jobs > 1) if scans is not None else None
+    # The call graph is built from every file's summary, stored or just made, outside the lock too: with two
+    # jobs on the second core, while the docs are read.
+    graph = start_call_graph(engine, snapshot, scans, fork=jobs > 1) if scans is not None else None
     try:
-        return _write_snapshot(engine, snapshot, scans, graph, report, started=started, force=force, waiting=waiting)
+        docs = _read_docs(engine, snapshot) if scans is not None else None
+        calls = graph.result() if graph is not None else None
     finally:
         if graph is not None:
             graph.stop()
-
-
-def _write_snapshot(engine: Engine, snapshot: SourceSnapshot, scans: list[BlobScan] | None,
-                    graph: Forked[CallGraphScan] | None, report: CrawlReport, *, started: float, force: bool,
-                    waiting: Callable[[], None] | None) -> CrawlReport:
-    docs = _read_docs(engine, snapshot) if scans is not None else None
     scans = scans or []
     checkpoint("crawl:parsed")
     with Session(engine) as session, session.begin():
@@ -155,8 +149,8 @@ def _write_snapshot(engine: Engine, snapshot: SourceSnapshot, scans: list[BlobSc
         store_files(session, row, snapshot.files)
         store_occurrences(session, row, snapshot.files)
         report.count(count(session, row))
-        if graph is not None:
-            store_call_graph(session, row, graph.result())
+        if calls is not None:
+            store_call_graph(session, row, calls)
             _store_docs(session, row, snapshot, docs)
         if rescanned:
             follow_rescanned_blobs(session, rescanned, crawled=row)

@@ -49,9 +49,10 @@ def has_call_graph(session: Session, snapshot: Snapshot) -> bool:
         SnapshotCallGraph.snapshot_id == snapshot.id)) == BUILT_BY
 
 
-def build_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[BlobScan], *,
+def start_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[BlobScan], *,
                      fork: bool = False) -> Forked[CallGraphScan]:
-    """Gather every file's summary (stored, made by `scans`, or made now) and find who reaches each raise.
+    """Gather every file's summary (stored, made by `scans`, or made now) and find who reaches each raise:
+    the result is made, or copied, by the time this returns, unless `fork`.
 
     With `fork`, the graph is made on the second core (see `forked`): the summaries are read here,
     so that the child touches neither the database nor the repository, and only computes.

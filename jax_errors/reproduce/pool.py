@@ -59,6 +59,10 @@ class Tail:
                     self._kept += chunk
                     del self._kept[:-self.limit]
 
+    def join(self, timeout: float = 10) -> None:
+        """Wait for the thread to end (it does once the writers are gone)."""
+        self._thread.join(timeout=timeout)
+
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
@@ -66,7 +70,7 @@ class Tail:
     def text(self, *, ended: bool = False) -> str:
         """What was kept since the last `clear`; `ended`: the writers are gone, so wait for the rest first."""
         if ended:
-            self._thread.join(timeout=10)
+            self.join()
         with self._lock:
             return self._kept.decode("utf-8", "replace")
 
@@ -164,6 +168,9 @@ class Worker:
         if self._exit is not None:
             os.close(self._exit)
             self._exit = None
+        # Its group killed, the pipe's writers are gone: the thread ends, and leaves the process one thread
+        # (a build forks only then, see `forked`).
+        self._stderr.join(timeout=2)
 
 
 def _exit_watch(pid: int) -> int | None:

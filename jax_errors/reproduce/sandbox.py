@@ -63,6 +63,10 @@ def die_with_parent() -> None:
 
 @cache
 def _prctl():
+    try:  # the C library the process runs on: naming it (find_library) would start ldconfig in a forked child
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        pass
     try:
         return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True).prctl
     except (OSError, AttributeError):

@@ -104,7 +104,7 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     started = time.perf_counter()
     with long_lived() as loaded:
         # The cases are read on the second core while the catalogue's rows are: they join the cards last.
-        parsed = Forked(partial(_cases, Path(config.cases_dir)))
+        parsed = Forked(partial(_cases, Path(config.cases_dir)), fork=Path(config.cases_dir).is_dir())
         try:
             knowledge = load_knowledge(config.knowledge_dir)
             catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=_when_iterated(parsed)))
@@ -138,18 +138,18 @@ def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | N
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
     tick = _ticker(progress, total)
     # The second core makes the lookup and explain records, and half the cards' fingerprints, meanwhile.
-    lookup = Forked(partial(_lookup_and_explain, catalogue, config, out.previous_inputs))
+    lookup_and_explain = Forked(partial(_lookup_and_explain, catalogue, config, out.previous_inputs))
     try:
         entries = _write_cards(out, catalogue, cards, config, report, tick)
         search = SearchIndex(out) if config.search else None
         try:
-            _write_the_rest(out, catalogue, cards, groups, entries, lookup, config, report, tick)
+            _write_the_rest(out, catalogue, cards, groups, entries, lookup_and_explain, config, report, tick)
         except BaseException:
             if search is not None:
                 search.abandon()
             raise
     finally:
-        lookup.stop()
+        lookup_and_explain.stop()
     tick("search index")
     if search is not None:
         report.indexed, report.searched = search.finish()
@@ -168,11 +168,11 @@ def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], confi
                  tick) -> dict[str, str | Callable[[], str]]:
     """Write the cards that changed; returns each card's record text, or what reads back the last build's."""
     # Whether a card changed is told by its record's fingerprint: the second core makes half of them.
-    theirs = Forked(partial(_fingerprints, cards[1::2]))
+    second_half = Forked(partial(_fingerprints, cards[1::2]))
     try:
-        fingerprints = {**_fingerprints(cards[0::2]), **theirs.result()}
+        fingerprints = {**_fingerprints(cards[0::2]), **second_half.result()}
     finally:
-        theirs.stop()
+        second_half.stop()
     entries: dict[str, str | Callable[[], str]] = {}
     for card in cards:
         data = card_json_path(card.id)
@@ -184,7 +184,8 @@ def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], confi
 
 
 def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], groups: dict[str, list[Group]],
-                    entries: dict[str, str | Callable[[], str]], lookup: Forked[list[Record]], config: SiteConfig,
+                    entries: dict[str, str | Callable[[], str]], lookup_and_explain: Forked[list[Record]],
+                    config: SiteConfig,
                     report: BuildReport, tick) -> None:
     """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
     rows = ErrorRows()
@@ -200,7 +201,7 @@ def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], gr
     index_record = partial(_record, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA,
                            config)
     entries["errors.json"] = _write_record(out, index_record(out.previous_inputs), lambda: index_record({}))
-    for made in lookup.result():
+    for made in lookup_and_explain.result():
         _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
     kept = {name for name, entry in entries.items() if not isinstance(entry, str)}
     out.write(ARCHIVE, zip_bytes(entries, previous=out.previous_bytes(ARCHIVE), unchanged=kept))

@@ -6,6 +6,7 @@ sort_keys=True`, so the same database always gives the same bytes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import json
@@ -55,7 +56,7 @@ def dumps(data: Any, *, compact: bool = False) -> str:
 
 def fingerprint(data: Any) -> str:
     """A digest of a record's content, to tell whether it changed since the last build (never published)."""
-    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    return hashlib.sha256(orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)).hexdigest()
 
 
 @cache
@@ -94,13 +95,14 @@ def _validator_code(name: str) -> tuple[str, CodeType]:
         pass  # not made yet, or cut short: made again
     source = fastjsonschema.compile_to_code(json.loads(text))  # a copy: it may add to the schema it reads
     made = (_ENTRY.search(source)[1], compile(source, f"<validator of {name}>", "exec"))
+    written = kept.with_suffix(f".{os.getpid()}.tmp")
     try:
         kept.parent.mkdir(parents=True, exist_ok=True)
-        written = kept.with_suffix(f".{os.getpid()}.tmp")
         written.write_bytes(marshal.dumps(made))
         os.replace(written, kept)
     except OSError:
-        pass  # compiled again next time
+        with contextlib.suppress(OSError):
+            written.unlink()  # compiled again next time
     return made
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -11,6 +12,7 @@ from typing import Any
 
 import jinja2
 from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUndefined
+from jinja2.bccache import Bucket
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
@@ -116,6 +118,20 @@ def environment() -> Environment:
     return env
 
 
+class _KeptTemplates(FileSystemBytecodeCache):
+    """Jinja's own cache of compiled templates, where a file that will not read or write is compiled again."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except (OSError, EOFError, ValueError, TypeError):  # cut short or unreadable: compiled as without a cache
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):  # a full disk, say: the page still renders
+            super().dump_bytecode(bucket)
+
+
 def _compiled_templates() -> FileSystemBytecodeCache | None:
     """Where the templates are kept compiled between runs: compiling them is a tenth of a small build.
 
@@ -127,7 +143,7 @@ def _compiled_templates() -> FileSystemBytecodeCache | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None  # compiled in memory only, as without a cache
-    return FileSystemBytecodeCache(str(folder)) if os.access(folder, os.W_OK) else None
+    return _KeptTemplates(str(folder)) if os.access(folder, os.W_OK) else None
 
 
 def render_page(template: str, page: str, **context: Any) -> str:
