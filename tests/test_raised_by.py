@@ -380,3 +380,15 @@ def test_with_two_jobs_the_graph_is_made_on_the_second_core_and_stored_the_same(
             crawl_snapshot(engine, repository.snapshot("jax-v0.0.1"), jobs=jobs)
             assert (made_in.read_text() != str(os.getpid())) == (jobs == 2)
     assert entries_of(engines[2], 1) == entries_of(engines[1], 1) == EXPECTED
+
+
+def test_a_retired_error_shows_who_called_it_in_the_last_snapshot_that_raised_it(crawled, git_repo):
+    source = textwrap.dedent(PACKAGE["jax/_src/a.py"]).lstrip("\n")
+    gone = source.replace('raise ValueError("x must be non-negative")', "x = 0")
+    assert gone != source
+    git_repo.commit({"jax/_src/a.py": gone}, "the raise goes", tag="jax-v0.0.4")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(crawled, repository.snapshot("jax-v0.0.4"))
+    [retired] = [card for card in load_catalogue(crawled).cards.values() if card.history.retired_since]
+    assert retired.site.qualname == "check"
+    assert [(c.name, c.length) for c in retired.public_callers] == [("jax.run", 2)]

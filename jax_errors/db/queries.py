@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy import Engine, func, or_, select
+from sqlalchemy import Engine, func, or_, select, tuple_
 from sqlalchemy.orm import Session
 
 from jax_errors.db.models import (
@@ -384,13 +384,18 @@ class PublicCaller:
     route: tuple[str, ...]  # module:qualname of each function on one shortest way
 
 
-def public_callers(session: Session, snapshot_ids: Iterable[int]) -> dict[tuple[int, str, str], list[PublicCaller]]:
-    """By (snapshot, path, qualname) of a raising function, the public names reaching it, nearest first."""
+def public_callers(session: Session,
+                   functions: Iterable[tuple[int, str, str]]) -> dict[tuple[int, str, str], list[PublicCaller]]:
+    """By (snapshot, path, qualname) of a raising function, the public names reaching it, nearest first.
+
+    Only the `functions` asked for are read: a catalogue of many snapshots stores a graph for each,
+    and a card shows its error's newest function's alone.
+    """
     found: dict[tuple[int, str, str], list[PublicCaller]] = {}
-    for chunk in chunks(snapshot_ids):
+    for chunk in chunks(functions):
         rows = session.execute(
             select(RaisedBy.snapshot_id, RaisedBy.path, RaisedBy.qualname, RaisedBy.entries)
-            .where(RaisedBy.snapshot_id.in_(chunk))
+            .where(tuple_(RaisedBy.snapshot_id, RaisedBy.path, RaisedBy.qualname).in_(chunk))
         )
         for snapshot_id, path, qualname, entries in rows:
             found[(snapshot_id, path, qualname)] = [

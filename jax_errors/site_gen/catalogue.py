@@ -326,7 +326,11 @@ def load_catalogue(
         linked = queries.static_link_counts(session)
         wording = queries.worded_messages(session)
         observed = queries.observed_messages(session)
-        callers = queries.public_callers(session, snapshots)
+        groups = _group(placed)
+        spans = {error_id: _spans(occurrences, sites, snapshots, newest_rank=len(ordered) - 1)
+                 for error_id, occurrences in groups.items()}
+        # Each card shows who calls its newest raising function: only those functions' callers are read.
+        callers = queries.public_callers(session, {_function_key(s[0][1], sites) for s in spans.values()})
         passages = newest_passages(session, [snap.id for snap in reversed(ordered)])
         for site in sites.values():
             session.expunge(site)
@@ -334,16 +338,15 @@ def load_catalogue(
     cases_by_name = {case.name: case for case in cases}
     cases_by_error = _cases_by_error(cases_by_name)
     runs_by_error = _runs_by_error(runs, knowledge)
-    groups = _group(placed)
     cards = {}
     for error_id, occurrences in groups.items():
-        spans = _spans(occurrences, sites, snapshots, newest_rank=len(ordered) - 1)
+        newest = spans[error_id][0][1]
         # A live error without curated text takes its predecessor's: the words or place changed, not the error.
         entry = knowledge.get(error_id) or next(
             (knowledge[i] for i in lineage(error_id, history.errors) if i in knowledge), None)
         cards[error_id] = Card(
-            id=error_id, site=sites[spans[0][1].site_id], location=spans[0][0],
-            locations=tuple(loc for loc, _ in spans),
+            id=error_id, site=sites[newest.site_id], location=spans[error_id][0][0],
+            locations=tuple(loc for loc, _ in spans[error_id]),
             history=replace(_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1),
                             commits=line.of(error_id) if line else None),
             knowledge=entry,
@@ -352,8 +355,8 @@ def load_catalogue(
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
             tests=_carried_tests(error_id, tests, history.errors), linked_asserts=linked.get(error_id, 0),
             live_id=live_successor(error_id, history.errors),
-            public_callers=tuple(callers.get(_function_key(spans[0][1], sites), ())),
-            **_wording(sites[spans[0][1].site_id], wording.get(spans[0][1].snapshot_id, Wording()),
+            public_callers=tuple(callers.get(_function_key(newest, sites), ())),
+            **_wording(sites[newest.site_id], wording.get(newest.snapshot_id, Wording()),
                        observed.get(error_id, ())),
         )
     mentions = doc_mentions((ErrorWords(c.id, c.template, c.site.exc_class) for c in cards.values()), passages)
