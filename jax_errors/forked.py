@@ -71,9 +71,8 @@ class Forked(Generic[T]):
                     payload = pickle.dumps((True, self._work()), protocol=pickle.HIGHEST_PROTOCOL)
                 except BaseException:  # noqa: BLE001 - the parent does the work again and raises it
                     payload = pickle.dumps((False, None))
-                view = memoryview(payload)
-                while view:
-                    view = view[os.write(write, view):]
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(payload)
             except BaseException:  # noqa: BLE001 - the parent reads a cut payload as a failure
                 status = 1
             finally:
@@ -93,14 +92,12 @@ class Forked(Generic[T]):
         return self._result[0]
 
     def _wait(self) -> T:
-        chunks = []
         with os.fdopen(self._pipe, "rb") as pipe:
             self._pipe = None
-            while chunk := pipe.read(1 << 20):
-                chunks.append(chunk)
+            payload = pipe.read()  # all the child wrote, once it is gone
         self._reap()
         try:
-            done, value = pickle.loads(b"".join(chunks))
+            done, value = pickle.loads(payload)
         except Exception:  # noqa: BLE001 - died before sending it whole
             done, value = False, None
         return value if done else self._work()

@@ -104,7 +104,8 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
     started = time.perf_counter()
     with long_lived() as loaded:
         # The cases are read on the second core while the catalogue's rows are: they join the cards last.
-        parsed = Forked(partial(_cases, Path(config.cases_dir)), fork=Path(config.cases_dir).is_dir())
+        cases_dir = Path(config.cases_dir)
+        parsed = Forked(partial(_cases, cases_dir), fork=cases_dir.is_dir())
         try:
             knowledge = load_knowledge(config.knowledge_dir)
             catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=_when_iterated(parsed)))
@@ -185,8 +186,7 @@ def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], confi
 
 def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], groups: dict[str, list[Group]],
                     entries: dict[str, str | Callable[[], str]], lookup_and_explain: Forked[list[Record]],
-                    config: SiteConfig,
-                    report: BuildReport, tick) -> None:
+                    config: SiteConfig, report: BuildReport, tick) -> None:
     """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
     rows = ErrorRows()
     for kind, kind_groups in groups.items():
