@@ -119,6 +119,66 @@ def test_a_commit_whose_jax_will_not_import_is_reported_and_nothing_is_lost(sett
     assert len(rows(engine, f"0.0.1+{first[:10]}")) == 2
 
 
+# jax's own check, as `jax/_src/lib/__init__.py` has defined it since 0.4.1 (shortened).
+JAXLIB_CHECK = '''
+import re
+
+import jaxlib.version  # never reached: only the function is called
+
+
+def check_jaxlib_version(jax_version: str, jaxlib_version: str,
+                         minimum_jaxlib_version: str) -> tuple[int, ...]:
+  def _parse_version(v: str) -> tuple[int, ...]:
+    m = re.compile(r"[0-9]+(?:\\.[0-9]+)*").match(v)
+    if m is None:
+      raise ValueError(f"Unable to parse jaxlib version '{v}'")
+    return tuple(int(x) for x in m.group(0).split('.'))
+
+  if _parse_version(jaxlib_version) < _parse_version(minimum_jaxlib_version):
+    raise RuntimeError(f'jaxlib is version {jaxlib_version}, but this version '
+                       f'of jax requires version >= {minimum_jaxlib_version}.')
+  return _parse_version(jaxlib_version)
+'''
+
+
+def test_a_jax_that_refuses_the_installed_jaxlib_says_so_before_any_worker_starts(setting, git_repo, two_errors,
+                                                                                   monkeypatch):
+    engine, cases, first = setting
+    git_repo.commit({
+        "jax/version.py": '_version = "0.0.1"\n_minimum_jaxlib_version = "99.0"\n',
+        "jax/_src/lib/__init__.py": JAXLIB_CHECK,
+        "jax/core.py": two_errors["jax/core.py"].replace("got {x}", "but got {x}"),
+    }, "needs a newer jaxlib")
+    import jax_errors.reproduce.case_runner as case_runner
+
+    def no_worker(*args, **kwargs):
+        raise AssertionError("a worker was started")
+    monkeypatch.setattr(case_runner, "WorkerPool", no_worker)
+    with JaxRepository(git_repo.path) as repository:
+        report = refresh(engine, repository, "main", cases=cases)
+    installed = case_runner._installed_jaxlib()
+    assert report.affected == ["negative_check"] and report.reproduction is None
+    assert report.not_run == (f"RuntimeError: jaxlib is version {installed}, but this version of jax requires "
+                              "version >= 99.0.")
+    assert len(rows(engine, f"0.0.1+{first[:10]}")) == 2
+
+
+def test_a_tree_whose_check_accepts_the_jaxlib_or_cannot_be_read_is_left_to_the_worker(setting, git_repo):
+    _engine, _cases, first = setting
+    with JaxRepository(git_repo.path) as repository:
+        plain = export_tree(repository, first)  # no jax/_src/lib: nothing to call
+        git_repo.commit({"jax/version.py": '_version = "0.0.1"\n_minimum_jaxlib_version = "0.1"\n',
+                         "jax/_src/lib/__init__.py": JAXLIB_CHECK}, "checks its jaxlib")
+        checked = export_tree(repository, "main")
+        git_repo.commit({"jax/_src/lib/__init__.py": "def check_jaxlib_version(:\n"}, "unparsable")
+        broken = export_tree(repository, "main")
+    assert plain.refusal("0.0.1") is None and broken.refusal("0.0.1") is None
+    assert checked.refusal("0.1.5") is None
+    assert checked.refusal("0.0.9") == ("RuntimeError: jaxlib is version 0.0.9, but this version of jax requires "
+                                        "version >= 0.1.")
+    assert checked.refusal("not a version") is None  # jax's check raised ValueError: the worker will tell
+
+
 def test_a_tree_is_exported_once_and_reused(setting, git_repo, tmp_path):
     _engine, _cases, first = setting
     with JaxRepository(git_repo.path) as repository:

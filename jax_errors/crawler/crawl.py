@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.calls import summarize_tree
 from jax_errors.crawler.docs import DocPassage, docs_digest, error_passages
 from jax_errors.crawler.docs_store import copy_docs, has_docs, read_alike, store_docs
-from jax_errors.crawler.entry_points import has_call_graph, start_call_graph, store_call_graph
+from jax_errors.crawler.entry_points import CallGraphScan, has_call_graph, start_call_graph, store_call_graph
 from jax_errors.crawler.imports import module_imports
 from jax_errors.crawler.raise_sites import raise_sites_of
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
@@ -36,6 +36,7 @@ from jax_errors.db.engine import begin_writing
 from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import SourceError, SourceParseError
 from jax_errors.faults import checkpoint
+from jax_errors.forked import Forked
 from jax_errors.progress import Progress
 from jax_errors.reproduce.sandbox import die_with_parent
 from jax_errors.snapshots import short_commit
@@ -118,24 +119,32 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
     report = CrawlReport(snapshot.label, snapshot.commit)
     # Parsed before the transaction: the write lock is held while writing, not while parsing.
     scans = _scan_new(engine, snapshot, force=force, jobs=jobs, progress=progress, report=report)
-    # The call graph is built from every file's summary, stored or just made, outside the lock too: with two
-    # jobs on the second core, while the docs are read.
+    # The call graph is built from every file's summary, stored or just made. With two jobs it is made on the
+    # second core while the docs are read and the snapshot's rows written: the transaction waits for it last.
     graph = start_call_graph(engine, snapshot, scans, fork=jobs > 1) if scans is not None else None
     try:
         docs = _read_docs(engine, snapshot) if scans is not None else None
-        calls = graph.result() if graph is not None else None
+        checkpoint("crawl:parsed")
+        if not _write(engine, snapshot, scans or [], graph, docs, force=force, report=report, waiting=waiting):
+            return report
     finally:
         if graph is not None:
             graph.stop()
-    scans = scans or []
-    checkpoint("crawl:parsed")
+    checkpoint("crawl:committed")
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _write(engine: Engine, snapshot: SourceSnapshot, scans: list[BlobScan], graph: Forked[CallGraphScan] | None,
+           docs: _Docs | None, *, force: bool, report: CrawlReport, waiting: Callable[[], None] | None) -> bool:
+    """Store the snapshot in one transaction; False when it was stored already (and only its pins changed)."""
     with Session(engine) as session, session.begin():
         begin_writing(session, waiting=waiting)
         existing = session.scalar(select(Snapshot).where(Snapshot.commit == snapshot.commit))
         if _is_stored(session, existing, snapshot, force=force):
             _update_pins(existing, snapshot)
             report.skipped = True
-            return report
+            return False
         known = known_blobs(session, {scan.sha for scan in scans})  # another crawl may have stored some meanwhile
         rescanned = set()
         for scan in scans:
@@ -149,15 +158,13 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
         store_files(session, row, snapshot.files)
         store_occurrences(session, row, snapshot.files)
         report.count(count(session, row))
-        if calls is not None:
-            store_call_graph(session, row, calls)
+        if graph is not None and docs is not None:
+            store_call_graph(session, row, graph.result())
             _store_docs(session, row, snapshot, docs)
         if rescanned:
             follow_rescanned_blobs(session, rescanned, crawled=row)
         checkpoint("crawl:writing")
-    checkpoint("crawl:committed")
-    report.seconds = time.perf_counter() - started
-    return report
+    return True
 
 
 @dataclass

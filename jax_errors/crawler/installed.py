@@ -35,6 +35,15 @@ def read_version(package_dir: Path) -> tuple[str, str | None]:
 
 def parse_version(source: bytes, where: str) -> tuple[str, str | None]:
     """The `_version` and `_git_hash` assigned in the text of a `jax/version.py`."""
+    values = version_strings(source, where)
+    version = values.get("_version") or values.get("__version__")  # releases before 0.4.2x name it __version__
+    if version is None:
+        raise SourceError(f"{where} has no _version")
+    return version, values.get("_git_hash") or None
+
+
+def version_strings(source: bytes, where: str) -> dict[str, str]:
+    """The strings a `jax/version.py` assigns at its top level (`_version`, `_minimum_jaxlib_version`, ...)."""
     try:
         tree = ast.parse(source)
     except SyntaxError as error:
@@ -45,10 +54,7 @@ def parse_version(source: bytes, where: str) -> tuple[str, str | None]:
         value = getattr(node, "value", None)
         if isinstance(target, ast.Name) and isinstance(value, ast.Constant) and isinstance(value.value, str):
             values[target.id] = value.value
-    version = values.get("_version") or values.get("__version__")  # releases before 0.4.2x name it __version__
-    if version is None:
-        raise SourceError(f"{where} has no _version")
-    return version, values.get("_git_hash") or None
+    return values
 
 
 def package_snapshot(files: Iterable[tuple[str, bytes]], *, origin: str, source: str,

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 
 from sqlalchemy import Engine, delete, select
@@ -16,7 +17,7 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.crawl import ensure_crawled
 from jax_errors.crawler.installed import installed_jax_dir, installed_snapshot
 from jax_errors.db.models import Reproduction, Snapshot
-from jax_errors.exceptions import SnapshotNotFoundError
+from jax_errors.exceptions import SnapshotNotFoundError, WorkerError
 from jax_errors.faults import checkpoint
 from jax_errors.progress import Progress
 from jax_errors.reproduce.attribution import STATUSES, Attribution, attribute
@@ -72,6 +73,10 @@ def run_cases(
     started = time.perf_counter()
     if tree is not None:
         snapshot_id, version = tree_snapshot(engine, tree)
+        jaxlib = _installed_jaxlib()
+        refused = tree.refusal(jaxlib) if jaxlib else None
+        if refused is not None:
+            raise WorkerError(f"jax at {tree.commit[:10]} will not import over the installed jaxlib:\n{refused}")
         jax_dir, pythonpath, python = tree.jax_dir, tree.root, None
     else:
         jax_dir = environment.jax_dir if environment else installed_jax_dir()
@@ -89,6 +94,13 @@ def run_cases(
             progress(len(results), len(cases), case.name)
     results.sort(key=lambda row: row.case_name)
     return RunReport(version, results, time.perf_counter() - started)
+
+
+def _installed_jaxlib() -> str | None:
+    try:
+        return metadata.version("jaxlib")
+    except metadata.PackageNotFoundError:  # the worker's start says what jax makes of that
+        return None
 
 
 def ensure_installed_snapshot(engine: Engine, *, jobs: int = 1, progress: Progress | None = None,
