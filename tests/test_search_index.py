@@ -65,3 +65,16 @@ def test_a_fragment_name_pagefind_lengthened_is_seen(tmp_path):
     assert longer != data
     meta.write_bytes(gzip.compress(longer))  # as Pagefind names the second of two pages whose 7 digits agree
     assert lengthened_names(referenced_files(bundle))
+
+
+def test_only_a_change_of_text_makes_a_new_fragment_not_one_of_weights(tmp_path):
+    """Pagefind weighs a retired card's words less; a fragment holds the text, so it stays the same."""
+    from jax_errors.site_gen.search import fragment_changes
+
+    old = tmp_path / "card.html"
+    old.write_text('<article data-pagefind-body><h1>unknown axis name</h1></article>', encoding="utf-8")
+    weighed = ('<article data-pagefind-body data-pagefind-weight="0.25">'
+               '<h1 data-pagefind-weight="1.75">unknown axis name</h1></article>')
+    assert not fragment_changes(old, weighed)
+    assert fragment_changes(old, weighed.replace("unknown", "unbound"))
+    assert fragment_changes(tmp_path / "gone.html", weighed)

@@ -338,3 +338,44 @@ def test_every_page_template_fits_and_its_navigation_works(browser, base_url, bu
     assert page.url.endswith("modules/index.html")
     context.close()
     assert problems == [] and errors == []
+
+
+RETIRED_WORDING = {"jax/_src/axes.py": '''
+    def check(name, mesh):
+        if name not in mesh:
+            raise NameError(f"unknown axis name {name} for the mesh: axis name {name} names no axis of the mesh")
+'''}
+LIVE_WORDING = {"jax/_src/axes.py": '''
+    def check(name, mesh):
+        if name not in mesh:
+            raise NameError(f"unknown axis name {name} for the mesh; a computation over a mesh may only "
+                           "use the names it declares, see the documentation of jax.sharding.Mesh")
+'''}
+
+
+def test_full_text_search_lists_the_live_wording_above_a_retired_one(page, git_repo, tmp_path):
+    """The retired wording repeats the words more often; its words weigh a quarter, so today's card comes first."""
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.db.engine import open_database
+    from jax_errors.site_gen.build import SiteConfig, build_site
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    engine = open_database(tmp_path / "catalogue.db")
+    git_repo.commit(RETIRED_WORDING, "old", tag="jax-v0.0.1")
+    git_repo.commit(LIVE_WORDING, "new", tag="jax-v0.0.2")
+    with JaxRepository(git_repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    cards = load_catalogue(engine).cards.values()
+    [retired] = [card.id for card in cards if card.history.retired_since]
+    [live] = [card.id for card in cards if not card.history.retired_since]
+    report = build_site(engine, SiteConfig(out=tmp_path / "_site", knowledge_dir=tmp_path / "none",
+                                           cases_dir=tmp_path / "none"))
+    with served(report.out) as url:
+        first_full_text_result(page, url, "NameError: unknown axis name 'z' for the mesh")
+        links = page.locator(".pagefind-ui__result-link")
+        links.nth(1).wait_for(timeout=TIMEOUT_MS)
+        assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
+            f"/errors/{live}.html", f"/errors/{retired}.html"]
+    assert page.errors == []

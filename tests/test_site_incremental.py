@@ -2,6 +2,7 @@
 
 import gzip
 import json
+import textwrap
 import zipfile
 from pathlib import Path
 
@@ -177,8 +178,8 @@ def test_a_commit_that_only_moves_raises_keeps_the_search_index_and_it_equals_a_
 
     engine, reword = catalogue
     build(engine, tmp_path / "site", search=True)
-    shifted = git_repo.commit({"jax/core.py": "# a comment moves the raise down a line\n" + two_errors["jax/core.py"]},
-                              "shift")
+    source = textwrap.dedent(two_errors["jax/core.py"]).lstrip()
+    shifted = git_repo.commit({"jax/core.py": "# a comment moves the raise down a line\n" + source}, "shift")
     with JaxRepository(git_repo.path) as repository:
         crawl_snapshot(engine, repository.snapshot(shifted))
     runs = []

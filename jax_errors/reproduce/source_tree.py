@@ -2,8 +2,8 @@
 
 The harness runs a case on the installed jaxlib with the commit's pure-Python `jax/` ahead of
 the installed one on `PYTHONPATH`. That works while the commit still accepts the installed
-jaxlib; when it does not, jax refuses to import and the worker's start fails with jax's own
-reason. That reason is known before any worker starts (`JaxTree.refusal`). Trees are cached by commit under `JAX_ERRORS_CACHE` (default `~/.cache/jax-errors`).
+jaxlib; when it does not, jax refuses to import, with a reason known before any worker starts
+(`JaxTree.refusal`). Trees are cached by commit under `JAX_ERRORS_CACHE` (default `~/.cache/jax-errors`).
 """
 
 from __future__ import annotations

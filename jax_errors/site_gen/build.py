@@ -31,7 +31,7 @@ from jax_errors.site_gen.output import SiteOutput
 from jax_errors.site_gen.pagefind_bundle import UNREADABLE, indexed_pages, referenced_files
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import environment, render_page
-from jax_errors.site_gen.search import BUNDLE_DIR, IndexRun
+from jax_errors.site_gen.search import BUNDLE_DIR, IndexRun, fragment_changes
 from jax_errors.site_gen.search_sources import SOURCES_DIR, sync_sources
 
 TOP_GROUPS = 12
@@ -434,9 +434,11 @@ class SearchIndex:
         if self.kept is None:
             if self.bundle.exists() and not (out.previous_searchable and self._readable()):
                 shutil.rmtree(self.bundle)
+            # Pages whose new fragment Pagefind must write: their text changed, not only its weights.
+            changed = sum(1 for page, made in out.searchable.items() if out.previous_searchable.get(page) != made
+                          and fragment_changes(out.out / SOURCES_DIR / page, out.searchable_document(page)))
             sync_sources(out.out / SOURCES_DIR, out.searchable, out.searchable_document)
             checkpoint("search:index")
-            changed = sum(1 for page, made in out.searchable.items() if out.previous_searchable.get(page) != made)
             self.run = IndexRun(out.out / SOURCES_DIR, self.bundle, changed=changed)
 
     def _kept_index(self) -> int | None:

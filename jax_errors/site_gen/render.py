@@ -76,11 +76,12 @@ def message(parts: list[list[str]]) -> Markup:
     return Markup("".join(out))
 
 
-_WRAP_AFTER = re.compile(r"(?<=[^\W_])_|\.")  # an underscore inside a name (not a leading one), a dot
+_WRAP_AFTER = re.compile(r"(?<=[^\W_])_|[./]")  # an underscore inside a name (not a leading one), a dot, a slash
 
 
 def ident(name: str) -> Markup:
-    """A dotted or snake_case name that may wrap only after its dots and underscores, never inside a word."""
+    """A dotted or snake_case name (or a path) that may wrap only after its dots, underscores and slashes,
+    never inside a word."""
     return Markup(_WRAP_AFTER.sub(r"\g<0><wbr>", str(escape(name))))
 
 

@@ -150,6 +150,19 @@ def searchable_part(html: str) -> str | None:
     return " ".join("".join(kept).split())
 
 
+_WEIGHT = re.compile(r'\s+data-pagefind-weight="[^"]*"')
+
+
+def fragment_changes(old: Path, document: str) -> bool:
+    """Whether Pagefind writes a new fragment for a page whose indexed document was `old` (a file) and is now
+    `document`: its text changed, not only the weights of its words, which rank it but are not in a fragment."""
+    try:
+        before = old.read_text(encoding="utf-8")
+    except OSError:
+        return True
+    return _WEIGHT.sub("", before) != _WEIGHT.sub("", document)
+
+
 @cache
 def _same_name_tags(name: str) -> re.Pattern[str]:
     return re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])[^>]*?(/?)>", re.IGNORECASE)
