@@ -293,6 +293,75 @@ def lookup(args, results) -> None:
 
 
 @benchmark
+def search_page(args, results) -> None:
+    """The site's search page on a deep link (`search.html?q=...`): when its first lookup result shows.
+
+    Each load is a fresh Chromium context (nothing cached), the site served over local HTTP. Over
+    the installed jax's catalogue, or with --lookup-db over every release's. Baseline in the same
+    run: downloading and parsing `api/lookup.json` alone, also in a fresh context.
+    """
+    import threading
+    import urllib.parse
+
+    from playwright.sync_api import sync_playwright
+
+    from jax_errors.crawler.installed import installed_snapshot
+    from jax_errors.site_gen.build import SiteConfig, build_site
+    from jax_errors.site_gen.serve import make_server
+
+    message = "ValueError: all_gather_reduced only accepts inputs that are varying. Got f32[1]"
+    first_result = """() => new Promise(resolve => {
+      const list = document.getElementById('lookup-results');
+      const done = () => resolve(performance.now());
+      if (list.children.length) return done();
+      new MutationObserver((_, seen) => { if (list.children.length) { seen.disconnect(); done(); } })
+        .observe(list, {childList: true});
+    })"""
+    bare = """async () => {
+      const started = performance.now();
+      await (await fetch('api/lookup.json', {cache: 'no-store'})).json();
+      return performance.now() - started;
+    }"""
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.lookup_db:
+            engine = open_database(shutil.copyfile(args.lookup_db, Path(tmp) / "releases.db"))
+        else:
+            engine = fresh_db(Path(tmp), "search")
+            crawl_snapshot(engine, installed_snapshot(), jobs=2)
+        built = build_site(engine, SiteConfig(out=Path(tmp) / "site", knowledge_dir=ROOT / "knowledge",
+                                              cases_dir=ROOT / "cases"))
+        size = (built.out / "api" / "lookup.json").stat().st_size
+        server = make_server(built.out, 0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_port}/"
+        shown, alone = [], []
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=os.environ.get("JAX_ERRORS_CHROMIUM", "/usr/bin/chromium"),
+                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+                for _ in range(10):
+                    for into, load in ((shown, "first"), (alone, "bare")):
+                        context = browser.new_context()
+                        page = context.new_page()
+                        if load == "first":
+                            page.goto(f"{url}search.html?q={urllib.parse.quote(message)}", wait_until="commit")
+                            into.append(page.evaluate(first_result) / 1000)
+                        else:
+                            page.goto(url + "index.html")
+                            into.append(page.evaluate(bare) / 1000)
+                        context.close()
+                browser.close()
+        finally:
+            server.shutdown()
+            server.server_close()
+    report(results, "search_page", cards=built.cards, lookup_json_mb=size / 1e6,
+           first_result_median_s=statistics.median(shown), first_result_max_s=max(shown),
+           lookup_json_alone_median_s=statistics.median(alone),
+           first_result_vs_lookup_json_alone=statistics.median(shown) / statistics.median(alone))
+
+
+@benchmark
 def adversarial(args, results) -> None:
     """The slowest lookup of messages crafted from every template's own words (`lookup.adversarial`).
 

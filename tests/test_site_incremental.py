@@ -343,7 +343,7 @@ def test_the_second_core_makes_half_the_fingerprints_and_the_lookup_and_the_site
     reword()
     made_in = tmp_path / "made-in"
     made_in.mkdir()
-    for name in ("_fingerprints", "_lookup_and_explain"):
+    for name in ("_fingerprints", "_catalogue_records"):
         real = getattr(site_build, name)
 
         def noted(*args, real=real, name=name):
@@ -354,7 +354,7 @@ def test_the_second_core_makes_half_the_fingerprints_and_the_lookup_and_the_site
     calls = [p.name.rpartition("-") for p in made_in.iterdir()]
     here = str(os.getpid())
     fingerprinted_in = sorted(pid for name, _, pid in calls if name == "_fingerprints")
-    looked_up_in = [pid for name, _, pid in calls if name == "_lookup_and_explain"]
+    looked_up_in = [pid for name, _, pid in calls if name == "_catalogue_records"]
     assert len(fingerprinted_in) == 2 and here in fingerprinted_in  # half here, half in a child
     assert len(looked_up_in) == 1 and looked_up_in[0] not in (here, *fingerprinted_in)  # in a second child
     monkeypatch.setattr(forked, "only_thread", lambda: False)  # as when a progress bar's thread runs: no fork

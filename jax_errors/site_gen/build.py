@@ -36,6 +36,7 @@ from jax_errors.site_gen.search_sources import SOURCES_DIR, sync_sources
 
 TOP_GROUPS = 12
 ARCHIVE = "api/all.zip"
+INDEX_PATH = "api/errors.json"
 
 
 @dataclass(frozen=True)
@@ -138,19 +139,19 @@ def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | N
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
     tick = _ticker(progress, total)
-    # The second core makes the lookup and explain records, and half the cards' fingerprints, meanwhile.
-    lookup_and_explain = Forked(partial(_lookup_and_explain, catalogue, config, out.previous_inputs))
+    # The second core makes the catalogue-wide records, and half the cards' fingerprints, meanwhile.
+    catalogue_wide = Forked(partial(_catalogue_records, catalogue, config, out.previous_inputs))
     try:
         entries = _write_cards(out, catalogue, cards, config, report, tick)
         search = SearchIndex(out) if config.search else None
         try:
-            _write_the_rest(out, catalogue, cards, groups, entries, lookup_and_explain, config, report, tick)
+            _write_the_rest(out, catalogue, cards, groups, entries, catalogue_wide, config, report, tick)
         except BaseException:
             if search is not None:
                 search.abandon()
             raise
     finally:
-        lookup_and_explain.stop()
+        catalogue_wide.stop()
     tick("search index")
     if search is not None:
         report.indexed, report.searched = search.finish()
@@ -185,7 +186,7 @@ def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], confi
 
 
 def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], groups: dict[str, list[Group]],
-                    entries: dict[str, str | Callable[[], str]], lookup_and_explain: Forked[list[Record]],
+                    entries: dict[str, str | Callable[[], str]], catalogue_wide: Forked[list[Record]],
                     config: SiteConfig, report: BuildReport, tick) -> None:
     """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
     rows = ErrorRows()
@@ -198,11 +199,10 @@ def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], gr
     out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
                                         heading="Home", index_page="index.html", newest=catalogue.newest))
     report.pages += 3 + _write_diffs(out, catalogue)
-    index_record = partial(_record, "api/errors.json", records.index_record(catalogue), records.INDEX_SCHEMA,
-                           config)
-    entries["errors.json"] = _write_record(out, index_record(out.previous_inputs), lambda: index_record({}))
-    for made in lookup_and_explain.result():
-        _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
+    for made in catalogue_wide.result():
+        text = _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
+        if made.page == INDEX_PATH:  # the archive holds it too
+            entries[INDEX_PATH.removeprefix("api/")] = text
     kept = {name for name, entry in entries.items() if not isinstance(entry, str)}
     out.write(ARCHIVE, zip_bytes(entries, previous=out.previous_bytes(ARCHIVE), unchanged=kept))
     _copy_static(out)
@@ -395,10 +395,11 @@ def _write_record(out: SiteOutput, record: Record, again: Callable[[], Record]) 
     return record.text
 
 
-def _lookup_and_explain(catalogue: Catalogue, config: SiteConfig, previous: Mapping[str, str]) -> list[Record]:
-    """api/lookup.json and api/explain.json, which share the catalogue's lookup index."""
+def _catalogue_records(catalogue: Catalogue, config: SiteConfig, previous: Mapping[str, str]) -> list[Record]:
+    """api/errors.json, and api/lookup.json and api/explain.json, which share the catalogue's lookup index."""
     index = catalogue_index(catalogue)
     return [
+        _record(INDEX_PATH, records.index_record(catalogue), records.INDEX_SCHEMA, config, previous),
         _record(LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config, previous, compact=True),
         _record(EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA, config,
                 previous, compact=True),
@@ -406,7 +407,7 @@ def _lookup_and_explain(catalogue: Catalogue, config: SiteConfig, previous: Mapp
 
 
 def _made_again(page: str, catalogue: Catalogue, config: SiteConfig) -> Record:
-    return next(record for record in _lookup_and_explain(catalogue, config, {}) if record.page == page)
+    return next(record for record in _catalogue_records(catalogue, config, {}) if record.page == page)
 
 
 def _copy_static(out: SiteOutput) -> None:
