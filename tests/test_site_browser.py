@@ -125,6 +125,20 @@ def test_a_whole_message_with_its_values_finds_its_card_in_full_text(page, base_
     assert page.errors == []
 
 
+def test_a_message_with_words_on_no_card_is_searched_again_with_fewer(page, base_url):
+    """Pagefind wants every word: words no card holds among the first 8 leave the first 6, then 4, to find it."""
+    import urllib.parse
+
+    pasted = f"ValueError: {SEED_QUERY} xylophone quasar. Got f32[1]"
+    page.goto(base_url + "search.html?q=" + urllib.parse.quote(pasted))
+    first = page.locator(".pagefind-ui__result-link").first
+    first.wait_for(timeout=TIMEOUT_MS)
+    assert first.get_attribute("href") == f"/errors/{SEED_ID}.html"
+    typed = first_full_text_result(page, base_url, f"{SEED_QUERY} xylophone")  # typed, not linked
+    assert typed.get_attribute("href") == f"/errors/{SEED_ID}.html"
+    assert page.errors == []
+
+
 def test_a_traceback_pasted_in_the_header_box_keeps_its_lines(page, base_url):
     page.goto(base_url + "modules/index.html")
     box = page.locator(".site-search textarea[name=q]")

@@ -1,6 +1,10 @@
 // Pagefind's UI over the index built next to this site; works wherever the site is hosted.
 (function () {
   var MAX_SEARCH_WORDS = 8;
+  // Pagefind shows only pages holding every word it is given. When no page holds all of a
+  // message's first 8, its first 6 are tried, then its first 4 (words a user pasted beyond the
+  // message, or a wording that changed at its end).
+  var FEWER_WORDS = [6, 4];
   var root = new URL(document.body.dataset.root || "./", window.location.href);
   if (root.protocol === "file:") {
     document.getElementById("search-offline").hidden = false;
@@ -11,7 +15,7 @@
   // What full-text search looks for in a pasted message: its words. The values JAX filled in
   // (`(3,)`, `f32[1]`, `'x'`, words with digits) are on no card, and Pagefind wants every word it
   // is given. Of a traceback, the message after its last frame; the exception class is dropped too.
-  function searchWords(term) {
+  function searchWords(term, most) {
     var lines = term.split(/\r?\n/);
     var lastFrame = -1;
     lines.forEach(function (line, i) { if (/^\s*File "/.test(line)) lastFrame = i; });
@@ -21,7 +25,32 @@
       .replace(/\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}|<[^<>]*>/g, " ")
       .replace(/[^\p{L}\p{N}_\s]+/gu, " ");
     var words = text.split(/\s+/).filter(function (w) { return w && !/\d/.test(w); });
-    return words.slice(0, MAX_SEARCH_WORDS).join(" ") || term;
+    return words.slice(0, most || MAX_SEARCH_WORDS).join(" ") || term;
+  }
+
+  var fewer = new Map();  // a term (trimmed) -> the fewer words searched for it, where its first 8 found no page
+  var latest = null, pagefind = null;
+
+  // The UI's own Pagefind (one module per URL), asked beforehand whether the term's words find a page.
+  function findable(term) {
+    latest = term;
+    if (fewer.has(term.trim())) return;
+    pagefind = pagefind || import(base + "pagefind/pagefind.js").then(async function (api) {
+      await api.options({baseUrl: base});
+      return api;
+    });
+    pagefind.then(async function (api) {
+      if ((await api.search(searchWords(term))).results.length) return;
+      for (var i = 0; i < FEWER_WORDS.length; i++) {
+        var words = searchWords(term, FEWER_WORDS[i]);
+        if ((await api.search(words)).results.length) {
+          fewer.set(term.trim(), words);
+          // The UI searches again only for a term it was not showing: a space makes it another.
+          if (latest === term) ui.triggerSearch(term.trim() === term ? term + " " : term.trim());
+          return;
+        }
+      }
+    });
   }
 
   var ui = new PagefindUI({
@@ -32,10 +61,17 @@
     showSubResults: false,
     excerptLength: 24,
     translations: {placeholder: "Search error messages"},
-    processTerm: searchWords,
+    processTerm: function (term) { return fewer.get(term.trim()) || searchWords(term); },
+  });
+  var waiting = null;
+  document.getElementById("search").addEventListener("input", function (event) {
+    if (!event.target.matches(".pagefind-ui__search-input")) return;
+    clearTimeout(waiting);
+    waiting = setTimeout(findable, 300, event.target.value);
   });
   var query = new URLSearchParams(window.location.search).get("q");
   if (query) {
     ui.triggerSearch(query);
+    findable(query);
   }
 })();
