@@ -26,6 +26,12 @@ OLD = {
         def first(name):
             raise NameError(f"unbound axis name: {name}")
     ''',
+    "jax/_src/tiling.py": '''
+        def check_tiling(sharding, dim, parts, size):
+            if size % parts:
+                raise ValueError(f"Sharding {sharding} implies that array axis {dim} is partitioned {parts} "
+                                 f"times, but the dimension size is {size}")
+    ''',
 }
 NEW = {
     "jax/_src/mapping.py": '''
@@ -39,6 +45,15 @@ NEW = {
 
         def second(name):
             raise NameError(f"unbound axis name: {name}")
+    ''',
+    "jax/_src/tiling.py": '''
+        class IndivisibleError(ValueError):
+            pass
+
+        def tiling_of(sharding, dim, parts, size):
+            if size % parts:
+                raise IndivisibleError(f"{sharding} implies that array axis {dim} is partitioned {parts} times, "
+                                       f"but the dimension size is {size}")
     ''',
     "jax/_src/carry.py": '''
         def check_carry(shape, before):
@@ -82,6 +97,17 @@ def test_a_removed_error_is_its_own_card_and_says_so(history_db):
     index = open_index(open_database(history_db))
     [best] = index.lookup("TypeError: the legacy xmap path was removed long ago and nothing replaces it: 3")
     assert best.entry.live_id is None and best.removed_after == "jax-v0.0.1" and best.worded_until is None
+
+
+def test_a_check_given_its_own_class_leads_its_old_wording_to_today_s_card_at_no_cost(history_db):
+    """The `ValueError` once raised is an `IndivisibleError` now, worded alike: its old message finds today's card,
+    and the class the message names costs nothing, since the old wording raised it."""
+    index = open_index(open_database(history_db))
+    message = "Sharding NamedSharding(x) implies that array axis 0 is partitioned 8 times, but the dimension size is 2"
+    [best, *_] = index.lookup(Query(message, "ValueError"))
+    assert best.entry.exc_class.endswith("IndivisibleError") and best.entry.live_id == best.entry.error_id
+    assert best.matched is not None and best.matched.exc_class == "ValueError" and best.removed_after is None
+    assert best.score == index.lookup(Query(message, None))[0].score
 
 
 def test_sites_raising_one_message_are_one_result_and_a_frame_picks_the_site(history_db):
@@ -156,4 +182,4 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
 
     assert len(snapshot_stats(open_database(db))) == 62
     index = stored.stored_index(str(db))
-    assert evaluate(index, issue_messages()) == (91, 95, 2)
+    assert evaluate(index, issue_messages()) == (92, 95, 2)

@@ -63,8 +63,10 @@ FUZZY_MIN_WORDS = 3
 FUZZY_SHORTLIST = 64
 # A word in more than this share of the fuzzy keys (`the`, `must`) does not shortlist a key.
 COMMON_WORD_SHARE = 0.02
-# A removed error leads to a live one of its file and class whose skeleton is this alike (difflib's ratio).
+# A removed error leads to a live one of its file and class whose skeleton is this alike (difflib's ratio),
+# or to one of its file raising another class (a check given its own exception class) this alike.
 RESEMBLANCE = 0.6
+RESEMBLANCE_OTHER_CLASS = 0.9
 # Scores of at least HIGH are high confidence, of at least MEDIUM medium, lower ones low (README "Lookup").
 CONFIDENCE = {"high": 0.9, "medium": 0.75}
 # Results scoring below this are not shown (see README "Lookup" for the calibration).
@@ -368,7 +370,7 @@ class LookupIndex:
         for index, (score, how) in sorted(found.items()):
             entry = self.entries[index]
             card = self.entry(entry.card_id) or entry
-            match = Match(card, self._adjusted(score, card, query), how, entry if card is not entry else None)
+            match = Match(card, self._adjusted(score, card, entry, query), how, entry if card is not entry else None)
             if card.error_id not in cards or _better(match, cards[card.error_id]):
                 cards[card.error_id] = match
         results: dict[tuple[str, str], Match] = {}
@@ -385,8 +387,10 @@ class LookupIndex:
                         key=lambda m: (-m.score, m.entry.error_id))
         return ranked[:limit]
 
-    def _adjusted(self, score: float, card: Entry, query: Query) -> float:
-        if query.exc_class and card.exc_class.rpartition(".")[2] != query.exc_class:
+    def _adjusted(self, score: float, card: Entry, wording: Entry, query: Query) -> float:
+        """`score` of `card` reached through `wording` (its own, or an earlier one): a class the message
+        names that neither raised costs CLASS_PENALTY (an old wording may have had another class)."""
+        if query.exc_class and query.exc_class not in {c.exc_class.rpartition(".")[2] for c in (card, wording)}:
             score -= CLASS_PENALTY
         if query.jax_frames and card.path == query.jax_frames[-1][0]:
             score += PATH_BONUS
@@ -452,7 +456,8 @@ def _better(match: Match, other: Match) -> bool:
 
 
 def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
-    """Removed errors led to the live error of their file and class that reads most like them, if alike enough.
+    """Removed errors led to the live error of their file that reads most like them, if alike enough: of
+    their own class, or nearly word for word of another (`ValueError` became `IndivisibleError`).
 
     The lineage links an error to the one it became when one replaced it between two snapshots; a
     check dropped while a similar one elsewhere in its file already raised (`Too many indices:
@@ -460,17 +465,18 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
     2-dimensional, but 3 were indexed` now) has no such successor. Its wording still leads a user
     to the error raised today.
     """
-    live: dict[tuple[str, str], list[Entry]] = {}
+    live: dict[str, list[Entry]] = {}
     for entry in entries:
         if entry.live_id == entry.error_id:
-            live.setdefault((entry.path, entry.exc_class), []).append(entry)
+            live.setdefault(entry.path, []).append(entry)
     resolved = []
     for entry in entries:
         if entry.live_id is None and entry.until is not None:
-            ratios = [(difflib.SequenceMatcher(None, entry.fuzzy_key, other.fuzzy_key, autojunk=False).ratio(), other)
-                      for other in live.get((entry.path, entry.exc_class), ())]
-            best = max(ratios, key=lambda pair: (pair[0], pair[1].error_id), default=None)
-            if best is not None and best[0] >= RESEMBLANCE:
+            alike = [(ratio, other) for other in live.get(entry.path, ())
+                     if (ratio := difflib.SequenceMatcher(None, entry.fuzzy_key, other.fuzzy_key, autojunk=False)
+                         .ratio()) >= (RESEMBLANCE if other.exc_class == entry.exc_class else RESEMBLANCE_OTHER_CLASS)]
+            best = max(alike, key=lambda pair: (pair[0], pair[1].error_id), default=None)
+            if best is not None:
                 entry = dataclasses.replace(entry, live_id=best[1].error_id)
         resolved.append(entry)
     return resolved

@@ -20,7 +20,7 @@ from typing import TypeVar
 from jax_errors.db.location import is_url
 from jax_errors.lookup.index import LookupIndex
 
-FORMAT = 1  # bump when what is pickled changes shape
+FORMAT = 2  # bump when what is pickled changes shape, or how an index is derived (2: successors of another class)
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 

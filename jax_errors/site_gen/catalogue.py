@@ -332,8 +332,6 @@ def load_catalogue(
         # Each card shows who calls its newest raising function: only those functions' callers are read.
         callers = queries.public_callers(session, {_function_key(s[0][1], sites) for s in spans.values()})
         passages = newest_passages(session, [snap.id for snap in reversed(ordered)])
-        for site in sites.values():
-            session.expunge(site)
     knowledge = dict(knowledge or {})
     cases_by_name = {case.name: case for case in cases}
     cases_by_error = _cases_by_error(cases_by_name)

@@ -332,7 +332,7 @@
       var cards = new Map();
       Array.from(found.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
         var entry = entries[index], card = cardOf(entry);
-        var m = {entry: card, score: adjusted(found.get(index)[0], card, query), how: found.get(index)[1],
+        var m = {entry: card, score: adjusted(found.get(index)[0], card, entry, query), how: found.get(index)[1],
                  matched: card === entry ? null : entry, sites: []};
         if (!cards.has(card.id) || better(m, cards.get(card.id))) cards.set(card.id, m);
       });
@@ -363,8 +363,10 @@
       return null;
     }
 
-    function adjusted(score, card, query) {
-      if (query.excClass && lastDotted(card.class) !== query.excClass) score -= scoring.class_penalty;
+    function adjusted(score, card, wording, query) {
+      if (query.excClass && lastDotted(card.class) !== query.excClass && lastDotted(wording.class) !== query.excClass) {
+        score -= scoring.class_penalty;
+      }
       var frames = query.jaxFrames || [];
       if (frames.length && card.path === frames[frames.length - 1][0]) score += scoring.path_bonus;
       if (card.raised) score += scoring.raised_bonus;
