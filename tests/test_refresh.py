@@ -170,6 +170,9 @@ def test_a_tree_whose_check_accepts_the_jaxlib_or_cannot_be_read_is_left_to_the_
         git_repo.commit({"jax/version.py": '_version = "0.0.1"\n_minimum_jaxlib_version = "0.1"\n',
                          "jax/_src/lib/__init__.py": JAXLIB_CHECK}, "checks its jaxlib")
         checked = export_tree(repository, "main")
+        git_repo.commit({"jax/version.py": '__version__ = "0.0.1"\n_minimum_jaxlib_version = "0.1"\n'},
+                        "names its version as releases before 0.4.2x did")
+        older = export_tree(repository, "main")
         git_repo.commit({"jax/_src/lib/__init__.py": "def check_jaxlib_version(:\n"}, "unparsable")
         broken = export_tree(repository, "main")
     assert plain.refusal("0.0.1") is None and broken.refusal("0.0.1") is None
@@ -177,6 +180,7 @@ def test_a_tree_whose_check_accepts_the_jaxlib_or_cannot_be_read_is_left_to_the_
     assert checked.refusal("0.0.9") == ("RuntimeError: jaxlib is version 0.0.9, but this version of jax requires "
                                         "version >= 0.1.")
     assert checked.refusal("not a version") is None  # jax's check raised ValueError: the worker will tell
+    assert older.refusal("0.0.9") == checked.refusal("0.0.9")
 
 
 def test_a_tree_is_exported_once_and_reused(setting, git_repo, tmp_path):

@@ -36,10 +36,15 @@ def read_version(package_dir: Path) -> tuple[str, str | None]:
 def parse_version(source: bytes, where: str) -> tuple[str, str | None]:
     """The `_version` and `_git_hash` assigned in the text of a `jax/version.py`."""
     values = version_strings(source, where)
+    return declared_version(values, where), values.get("_git_hash") or None
+
+
+def declared_version(values: dict[str, str], where: str) -> str:
+    """The jax version among a `jax/version.py`'s strings (`version_strings`)."""
     version = values.get("_version") or values.get("__version__")  # releases before 0.4.2x name it __version__
     if version is None:
         raise SourceError(f"{where} has no _version")
-    return version, values.get("_git_hash") or None
+    return version
 
 
 def version_strings(source: bytes, where: str) -> dict[str, str]:

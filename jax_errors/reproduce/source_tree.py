@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jax_errors.cache import cache_folder
-from jax_errors.crawler.installed import read_version, version_strings
+from jax_errors.crawler.installed import declared_version, read_version, version_strings
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.sources import PACKAGE_DIR
 from jax_errors.exceptions import SourceError
@@ -58,10 +58,11 @@ class JaxTree:
         try:
             check = _version_check(self.jax_dir / "_src" / "lib" / "__init__.py")
             declared = version_strings((self.jax_dir / "version.py").read_bytes(), str(self.jax_dir))
-            jax_version, minimum = declared.get("_version"), declared.get("_minimum_jaxlib_version")
+            jax_version = declared_version(declared, str(self.jax_dir))
+            minimum = declared.get("_minimum_jaxlib_version")
         except (OSError, SyntaxError, ValueError, SourceError):
             return None
-        if check is None or jax_version is None or minimum is None:
+        if check is None or minimum is None:
             return None
         try:
             check(jax_version=jax_version, jaxlib_version=jaxlib_version, minimum_jaxlib_version=minimum)
