@@ -334,6 +334,15 @@ def search_page(args, results) -> None:
         server = make_server(built.out, 0)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_port}/"
+
+        def first_result_s(page) -> float:
+            page.goto(f"{url}search.html?q={urllib.parse.quote(message)}", wait_until="commit")
+            return page.evaluate(first_result) / 1000
+
+        def lookup_json_s(page) -> float:
+            page.goto(url + "index.html")
+            return page.evaluate(bare) / 1000
+
         shown, alone = [], []
         try:
             with sync_playwright() as playwright:
@@ -341,15 +350,9 @@ def search_page(args, results) -> None:
                     executable_path=os.environ.get("JAX_ERRORS_CHROMIUM", "/usr/bin/chromium"),
                     args=["--headless", "--no-sandbox", "--disable-gpu"])
                 for _ in range(10):
-                    for into, load in ((shown, "first"), (alone, "bare")):
-                        context = browser.new_context()
-                        page = context.new_page()
-                        if load == "first":
-                            page.goto(f"{url}search.html?q={urllib.parse.quote(message)}", wait_until="commit")
-                            into.append(page.evaluate(first_result) / 1000)
-                        else:
-                            page.goto(url + "index.html")
-                            into.append(page.evaluate(bare) / 1000)
+                    for into, measure in ((shown, first_result_s), (alone, lookup_json_s)):
+                        context = browser.new_context()  # nothing cached
+                        into.append(measure(context.new_page()))
                         context.close()
                 browser.close()
         finally:

@@ -10,13 +10,12 @@ Only this package writes that file, and it is read back only as the database's c
 
 from __future__ import annotations
 
-import os
 import pickle
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from jax_errors.cache import keep
 from jax_errors.db.location import is_url
 from jax_errors.lookup.index import LookupIndex
 
@@ -50,7 +49,7 @@ def stored_build(source: Path, target: Path, build: Callable[[], T]) -> T:
         pass  # none yet, or from another version of this package: build it again
     value = build()
     if database_stamp(source) == stamp:  # nothing wrote meanwhile: what was read is what the stamp says
-        _write(target, (stamp, value))
+        keep(target, pickle.dumps((stamp, value), protocol=pickle.HIGHEST_PROTOCOL))
     return value
 
 
@@ -75,17 +74,3 @@ def _built(db: str) -> LookupIndex:
     from jax_errors.lookup.build import open_index
 
     return open_index(open_database(db))
-
-
-def _write(target: Path, value: object) -> None:
-    """Store atomically: a reader sees the old file or the new one. A folder that cannot be written keeps none."""
-    try:
-        file = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}-", delete=False)
-    except OSError:
-        return
-    try:
-        with file:
-            pickle.dump(value, file, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(file.name, target)
-    except OSError:
-        Path(file.name).unlink(missing_ok=True)

@@ -6,12 +6,10 @@ sort_keys=True`, so the same database always gives the same bytes.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib.util
 import json
 import marshal
-import os
 import re
 from collections.abc import Callable
 from datetime import datetime
@@ -23,7 +21,7 @@ from typing import Any
 import fastjsonschema
 import orjson
 
-from jax_errors.cache import cache_folder
+from jax_errors.cache import cache_folder, keep
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.db.commit_history import CommitHistory, LineCommit
 from jax_errors.exceptions import RecordError
@@ -95,14 +93,7 @@ def _validator_code(name: str) -> tuple[str, CodeType]:
         pass  # not made yet, or cut short: made again
     source = fastjsonschema.compile_to_code(json.loads(text))  # a copy: it may add to the schema it reads
     made = (_ENTRY.search(source)[1], compile(source, f"<validator of {name}>", "exec"))
-    written = kept.with_suffix(f".{os.getpid()}.tmp")
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        written.write_bytes(marshal.dumps(made))
-        os.replace(written, kept)
-    except OSError:
-        with contextlib.suppress(OSError):
-            written.unlink()  # compiled again next time
+    keep(kept, marshal.dumps(made))
     return made
 
 
