@@ -71,6 +71,27 @@ def test_after_a_new_commit_only_touched_cards_render_and_the_bytes_equal_a_full
     assert untouched.stat().st_mtime_ns == before
 
 
+def test_a_card_row_is_made_again_only_for_a_changed_card_and_reads_as_when_made(catalogue, tmp_path, monkeypatch):
+    engine, reword = catalogue
+    made: list[str] = []
+    real = output.SiteOutput.piece
+
+    def counted(self, key, inputs, make):
+        return real(self, key, inputs, lambda: made.append(key) or make())
+    monkeypatch.setattr(output.SiteOutput, "piece", counted)
+    build(engine, tmp_path / "site")
+    assert len(made) == 2  # each card's row, rendered once for the folders one deep
+    made.clear()
+    build(engine, tmp_path / "site")
+    assert made == []
+    reword()
+    build(engine, tmp_path / "site")
+    assert len(made) == 2  # the retired wording's row and the new wording's, not the untouched card's
+    assert f"row:../{other_card(engine)}" not in made
+    build(engine, tmp_path / "full", incremental=False)
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "full")
+
+
 def test_files_a_build_no_longer_makes_are_removed(catalogue, tmp_path):
     engine, reword = catalogue
     second = reword()
@@ -332,7 +353,7 @@ def test_a_new_fragment_named_like_one_kept_has_the_index_made_anew(catalogue, t
     assert site_files(tmp_path / "site") == site_files(fresh.out)
 
 
-def test_the_second_core_makes_half_the_fingerprints_and_the_lookup_and_the_site_equals_one_made_alone(
+def test_the_second_core_makes_the_lookup_records_and_the_site_equals_one_made_alone(
         catalogue, tmp_path, monkeypatch, forking):
     import os
 
@@ -343,22 +364,19 @@ def test_the_second_core_makes_half_the_fingerprints_and_the_lookup_and_the_site
     reword()
     made_in = tmp_path / "made-in"
     made_in.mkdir()
-    for name in ("_fingerprints", "_catalogue_records"):
-        real = getattr(site_build, name)
+    real = site_build._lookup_records
 
-        def noted(*args, real=real, name=name):
-            (made_in / f"{name}-{os.getpid()}").touch()  # a child's side effects come back by file
-            return real(*args)
-        monkeypatch.setattr(site_build, name, noted)
-    beside = build(engine, tmp_path / "beside")
-    calls = [p.name.rpartition("-") for p in made_in.iterdir()]
+    def noted(*args):
+        (made_in / str(os.getpid())).touch()  # a child's side effects come back by file
+        return real(*args)
+    monkeypatch.setattr(site_build, "_lookup_records", noted)
     here = str(os.getpid())
-    fingerprinted_in = sorted(pid for name, _, pid in calls if name == "_fingerprints")
-    looked_up_in = [pid for name, _, pid in calls if name == "_catalogue_records"]
-    assert len(fingerprinted_in) == 2 and here in fingerprinted_in  # half here, half in a child
-    assert len(looked_up_in) == 1 and looked_up_in[0] not in (here, *fingerprinted_in)  # in a second child
+    beside = build(engine, tmp_path / "beside")
+    made_by = [p.name for p in made_in.iterdir()]
+    assert len(made_by) == 1 and made_by != [here]  # in a child
     monkeypatch.setattr(forked, "only_thread", lambda: False)  # as when a progress bar's thread runs: no fork
     alone = build(engine, tmp_path / "alone")
+    assert sorted(p.name for p in made_in.iterdir()) == sorted([*made_by, here])
     assert site_files(tmp_path / "beside") == site_files(tmp_path / "alone")
     assert beside.rendered == alone.rendered == beside.cards == 3
 

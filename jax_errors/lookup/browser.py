@@ -34,6 +34,9 @@ _JS_SYNTAX = set("^$\\.*+?()[]{}|/")
 _QUANTIFIER = re.compile(r"\{(?P<low>\d*)(?P<rest>,\d*)?\}")
 _GROUP_STARTS = ("(?:", "(?=", "(?!", "(?<=", "(?<!")
 _NAMED_BACKREFERENCE = re.compile(r"\(\?P=(?P<name>\w+)\)")
+# Runs of characters that read alike in both languages: outside a class, and inside one.
+_PLAIN = re.compile(r"[^\\\[\].$(){}]+")
+_PLAIN_IN_CLASS = re.compile(r"[^\\\]]+")
 # Python's \w on str: letters, digits and the underscore, as the inside of a JavaScript class.
 _WORD = "\\p{L}\\p{N}_"
 
@@ -132,6 +135,10 @@ def js_regex(pattern: str, flags: int = 0, *, space: str | None = None) -> str:
     out: list[str] = []
     i, in_class = 0, False
     while i < len(pattern):
+        if plain := (_PLAIN_IN_CLASS if in_class else _PLAIN).match(pattern, i):  # copied as they are
+            out.append(plain.group())
+            i = plain.end()
+            continue
         c = pattern[i]
         if c == "\\":
             out.append(_escape(pattern[i + 1], in_class, space, pattern))

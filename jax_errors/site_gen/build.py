@@ -11,6 +11,7 @@ from functools import partial
 from importlib import resources
 from pathlib import Path
 
+from markupsafe import Markup
 from sqlalchemy import Engine
 
 from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA
@@ -23,6 +24,7 @@ from jax_errors.progress import Progress
 from jax_errors.reproduce.cases import Case, load_cases
 from jax_errors.site_gen import records
 from jax_errors.site_gen.archive import zip_bytes
+from jax_errors.site_gen.card_digest import card_digest
 from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_catalogue
 from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
@@ -109,12 +111,21 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
         parsed = Forked(partial(_cases, cases_dir), fork=cases_dir.is_dir())
         try:
             knowledge = load_knowledge(config.knowledge_dir)
-            catalogue = with_related(load_catalogue(engine, knowledge=knowledge, cases=_when_iterated(parsed)))
+            catalogue = load_catalogue(engine, knowledge=knowledge, cases=_when_iterated(parsed))
             cases = parsed.result()
         finally:
             parsed.stop()
-        loaded()
-        report = _write_site(catalogue, config, progress)
+        # The report link is on every card: another one means every card is written again.
+        out = SiteOutput.open(Path(config.out), incremental=config.incremental, settings=config.report_url or "",
+                              search=config.search)
+        # The second core makes the lookup's records, which show no related errors, meanwhile.
+        forked_lookup = Forked(partial(_lookup_records, catalogue, config, out.previous_inputs))
+        try:
+            catalogue = with_related(catalogue)
+            loaded()
+            report = _write_site(out, catalogue, forked_lookup, config, progress)
+        finally:
+            forked_lookup.stop()
     report.warnings[:0] = [str(problem) for problem in check_knowledge(
         knowledge, known_ids=catalogue.cards.keys(), case_names={case.name for case in cases})]
     report.seconds = time.perf_counter() - started
@@ -130,28 +141,23 @@ def _when_iterated(parsed: Forked[list[Case]]) -> Iterator[Case]:
     yield from parsed.result()
 
 
-def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | None) -> BuildReport:
+def _write_site(out: SiteOutput, catalogue: Catalogue, forked_lookup: Forked[list[Record]], config: SiteConfig,
+                progress: Progress | None) -> BuildReport:
     report = BuildReport(Path(config.out))
-    # The report link is on every card: another one means every card is written again.
-    out = SiteOutput.open(Path(config.out), incremental=config.incremental, settings=config.report_url or "",
-                          search=config.search)
     cards = catalogue.sorted_cards()
     groups = {"modules": _by_module(cards), "classes": _by_class(cards), "status": _by_status(cards)}
     total = len(cards) + sum(len(g) for g in groups.values()) + 1
     tick = _ticker(progress, total)
-    # The second core makes the catalogue-wide records, and half the cards' fingerprints, meanwhile.
-    catalogue_wide = Forked(partial(_catalogue_records, catalogue, config, out.previous_inputs))
+    digests = {card.id: card_digest(card) for card in cards}
+    entries = _write_cards(out, catalogue, cards, digests, config, report, tick)
+    search = SearchIndex(out) if config.search else None
     try:
-        entries = _write_cards(out, catalogue, cards, config, report, tick)
-        search = SearchIndex(out) if config.search else None
-        try:
-            _write_the_rest(out, catalogue, cards, groups, entries, catalogue_wide, config, report, tick)
-        except BaseException:
-            if search is not None:
-                search.abandon()
-            raise
-    finally:
-        catalogue_wide.stop()
+        _write_the_rest(out, catalogue, cards, groups, ErrorRows(out, digests), entries, forked_lookup, config,
+                        report, tick)
+    except BaseException:
+        if search is not None:
+            search.abandon()
+        raise
     tick("search index")
     if search is not None:
         report.indexed, report.searched = search.finish()
@@ -166,19 +172,14 @@ def _write_site(catalogue: Catalogue, config: SiteConfig, progress: Progress | N
     return report
 
 
-def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], config: SiteConfig, report: BuildReport,
-                 tick) -> dict[str, str | Callable[[], str]]:
-    """Write the cards that changed; returns each card's record text, or what reads back the last build's."""
-    # Whether a card changed is told by its record's fingerprint: the second core makes half of them.
-    second_half = Forked(partial(_fingerprints, cards[1::2]))
-    try:
-        fingerprints = {**_fingerprints(cards[0::2]), **second_half.result()}
-    finally:
-        second_half.stop()
+def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], digests: Mapping[str, str],
+                 config: SiteConfig, report: BuildReport, tick) -> dict[str, str | Callable[[], str]]:
+    """Write the cards that changed (by `card_digest`); returns each card's record text, or what reads back the
+    last build's."""
     entries: dict[str, str | Callable[[], str]] = {}
     for card in cards:
         data = card_json_path(card.id)
-        text = _write_card(out, card, fingerprints[card.id], catalogue, config, report)
+        text = _write_card(out, card, digests[card.id], catalogue, config, report)
         entries[data.removeprefix("api/")] = text if text is not None else partial(out.read, data)
         tick(card.id)
     report.pages += len(cards)
@@ -186,10 +187,9 @@ def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], confi
 
 
 def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], groups: dict[str, list[Group]],
-                    entries: dict[str, str | Callable[[], str]], catalogue_wide: Forked[list[Record]],
-                    config: SiteConfig, report: BuildReport, tick) -> None:
+                    rows: ErrorRows, entries: dict[str, str | Callable[[], str]],
+                    forked_lookup: Forked[list[Record]], config: SiteConfig, report: BuildReport, tick) -> None:
     """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
-    rows = ErrorRows()
     for kind, kind_groups in groups.items():
         report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
     out.write("index.html", render_page("home.html", "index.html", **home_context(catalogue, groups)))
@@ -199,7 +199,8 @@ def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], gr
     out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
                                         heading="Home", index_page="index.html", newest=catalogue.newest))
     report.pages += 3 + _write_diffs(out, catalogue)
-    for made in catalogue_wide.result():
+    index = _record(INDEX_PATH, records.index_record(catalogue), records.INDEX_SCHEMA, config, out.previous_inputs)
+    for made in (index, *forked_lookup.result()):
         text = _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
         if made.page == INDEX_PATH:  # the archive holds it too
             entries[INDEX_PATH.removeprefix("api/")] = text
@@ -217,18 +218,13 @@ def with_related(catalogue: Catalogue) -> Catalogue:
 
 # Pages ---------------------------------------------------------------------------------------
 
-def _fingerprints(cards: Iterable[Card]) -> dict[str, str]:
-    """Each card's record fingerprint: what tells whether the card changed since the last build."""
-    return {card.id: records.fingerprint(records.card_record(card)) for card in cards}
-
-
 def _write_card(out: SiteOutput, card: Card, fingerprint: str, catalogue: Catalogue, config: SiteConfig,
                 report: BuildReport) -> str | None:
     """Write a card's page and JSON record, or keep last build's when its record is the same.
 
-    A card's page is made from its record's data alone (and the generator, which `SiteOutput`
-    fingerprints), so an unchanged record (by `fingerprint`, see `_fingerprints`) means an unchanged
-    page. Returns the record's text, or None when the last build's was kept.
+    A card's page and record are made from its fields alone (and the generator, which `SiteOutput`
+    fingerprints), so unchanged fields (by `fingerprint`, see `card_digest`) mean unchanged files.
+    Returns the record's text, or None when the last build's was kept.
     """
     page, data = card_path(card.id), card_json_path(card.id)
     if out.reusable(f"card:{card.id}", fingerprint, [page, data]):
@@ -290,9 +286,10 @@ _STATUS_NOTES = {
 
 class ErrorRows:
     """The rows of a group's error table: each card's is rendered once per folder depth, since a card is
-    listed by its module, its class and its status."""
+    listed by its module, its class and its status; and kept from the last build while the card is the same."""
 
-    def __init__(self) -> None:
+    def __init__(self, out: SiteOutput, digests: Mapping[str, str]) -> None:
+        self._out, self._digests = out, digests
         self._made: dict[tuple[str, str], str] = {}
         self._row = environment().get_template("_macros.html").module.error_row
 
@@ -301,7 +298,8 @@ class ErrorRows:
         rows = []
         for card in group.cards:
             if (root, card.id) not in self._made:
-                self._made[(root, card.id)] = self._row(card, root)
+                self._made[(root, card.id)] = Markup(self._out.piece(  # HTML, kept as text
+                    f"row:{root}{card.id}", self._digests[card.id], partial(self._row, card, root)))
             rows.append(self._made[(root, card.id)])
         return rows
 
@@ -395,11 +393,10 @@ def _write_record(out: SiteOutput, record: Record, again: Callable[[], Record]) 
     return record.text
 
 
-def _catalogue_records(catalogue: Catalogue, config: SiteConfig, previous: Mapping[str, str]) -> list[Record]:
-    """api/errors.json, and api/lookup.json and api/explain.json, which share the catalogue's lookup index."""
+def _lookup_records(catalogue: Catalogue, config: SiteConfig, previous: Mapping[str, str]) -> list[Record]:
+    """api/lookup.json and api/explain.json, which share the catalogue's lookup index."""
     index = catalogue_index(catalogue)
     return [
-        _record(INDEX_PATH, records.index_record(catalogue), records.INDEX_SCHEMA, config, previous),
         _record(LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config, previous, compact=True),
         _record(EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA, config,
                 previous, compact=True),
@@ -407,7 +404,9 @@ def _catalogue_records(catalogue: Catalogue, config: SiteConfig, previous: Mappi
 
 
 def _made_again(page: str, catalogue: Catalogue, config: SiteConfig) -> Record:
-    return next(record for record in _catalogue_records(catalogue, config, {}) if record.page == page)
+    if page == INDEX_PATH:
+        return _record(INDEX_PATH, records.index_record(catalogue), records.INDEX_SCHEMA, config, {})
+    return next(record for record in _lookup_records(catalogue, config, {}) if record.page == page)
 
 
 def _copy_static(out: SiteOutput) -> None:

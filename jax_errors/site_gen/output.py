@@ -1,9 +1,10 @@
 """The folder a site is built into: written in full, or rewriting only the files that changed.
 
-A build leaves a manifest in `MARKER`: the fingerprint of the generator that made it (this
-package's code, templates and static files), the hash of every file it wrote, and a fingerprint
-of each card's inputs. The next build by the same generator re-renders only the cards whose
-inputs changed, writes only the files whose bytes changed, and deletes the files it no longer
+A build leaves a manifest in `MARKER`: the fingerprint of the generator that made it (the code
+of `jax_errors`, the site's templates and static files), the hash of every file it wrote, a
+fingerprint of each card's inputs, and the fragments pages share (`SiteOutput.piece`) with their
+inputs' fingerprints. The next build by the same generator re-renders only the cards and fragments
+whose inputs changed, writes only the files whose bytes changed, and deletes the files it no longer
 makes; a different generator, or a folder without a manifest, gets a full build into an emptied
 folder. Either way the result is the same bytes.
 
@@ -15,12 +16,14 @@ manifest, `search_sources.SOURCES_DIR` holds those documents, which Pagefind rea
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+
+import orjson
 
 from jax_errors.exceptions import SiteError
 from jax_errors.faults import checkpoint
@@ -39,8 +42,12 @@ def digest(data: str | bytes) -> str:
 
 
 def generator_fingerprint() -> str:
-    """A hash of every file of the site generator: any change to it means every page may change."""
-    package = resources.files("jax_errors.site_gen")
+    """A hash of every file of the package that makes the site: any change to it means every page may change.
+
+    All of `jax_errors`, not only `site_gen`: a card's page and record derive from its fields through
+    code of other stages too (a template's title, the lookup index).
+    """
+    package = resources.files("jax_errors")
     hasher = hashlib.sha256()
     pending = [package]
     while pending:
@@ -63,9 +70,11 @@ class SiteOutput:
     previous_files: dict[str, str] = field(default_factory=dict)
     previous_inputs: dict[str, str] = field(default_factory=dict)
     previous_searchable: dict[str, str] = field(default_factory=dict)
+    previous_pieces: dict[str, list[str]] = field(default_factory=dict, repr=False)
     files: dict[str, str] = field(default_factory=dict)
     on_disk: set[str] | None = field(default=None, repr=False)  # the folder's files when first asked (`_on_disk`)
     inputs: dict[str, str] = field(default_factory=dict)
+    pieces: dict[str, list[str]] = field(default_factory=dict, repr=False)  # key -> [inputs, text] (`piece`)
     searchable: dict[str, str] = field(default_factory=dict)  # page -> hash of what Pagefind indexes of it
     documents: dict[str, str] = field(default_factory=dict, repr=False)  # those made by this build
     search: bool = True  # the build makes a search index: hash what it indexes
@@ -97,7 +106,7 @@ class SiteOutput:
         (out / MARKER).write_text(BUILDING, encoding="utf-8")
         if incremental and manifest.get("generator") == generator:
             return cls(out, generator, dict(manifest.get("files", {})), dict(manifest.get("inputs", {})),
-                       dict(manifest.get("searchable", {})), search=search)
+                       dict(manifest.get("searchable", {})), dict(manifest.get("pieces", {})), search=search)
         for child in out.iterdir():
             if child.name != MARKER:
                 shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
@@ -133,6 +142,14 @@ class SiteOutput:
             self._keep_searchable(page, None)
         self.unchanged += len(pages)
         return True
+
+    def piece(self, key: str, inputs: str, make: Callable[[], str]) -> str:
+        """A fragment several pages share (a card's row in the error tables), made from inputs fingerprinted
+        `inputs`: the last build's text when they are the same, else `make()`."""
+        kept = self.previous_pieces.get(key)
+        text = kept[1] if kept is not None and kept[0] == inputs else make()
+        self.pieces[key] = [inputs, text]
+        return text
 
     def _on_disk(self, page: str) -> bool:
         """Whether `page` is in the folder, as listed once, when first asked, before this build writes it
@@ -207,12 +224,13 @@ class SiteOutput:
 
     def _write_manifest(self, *, searchable: bool) -> None:
         manifest = {"version": MANIFEST_VERSION, "generator": self.generator,
-                    "files": dict(sorted(self.files.items())), "inputs": dict(sorted(self.inputs.items()))}
+                    "files": dict(sorted(self.files.items())), "inputs": dict(sorted(self.inputs.items())),
+                    "pieces": dict(sorted(self.pieces.items()))}
         if searchable:
             manifest["searchable"] = dict(sorted(self.searchable.items()))
         # Whole or not at all: the manifest is what says the folder holds a finished build.
         partial = self.out / f"{MARKER}.partial"
-        partial.write_text(json.dumps(manifest, indent=0) + "\n", encoding="utf-8")
+        partial.write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
         partial.replace(self.out / MARKER)
 
 
@@ -225,8 +243,8 @@ def cut_short(out: Path) -> bool:
 def _read_manifest(path: Path) -> dict:
     """The manifest of an earlier build; empty when there is none or it does not parse."""
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
         return {}
     return manifest if isinstance(manifest, dict) and manifest.get("version") == MANIFEST_VERSION else {}
 
