@@ -6,7 +6,8 @@ the record made from them, which is a dozen times faster: the record derives the
 callers and the title from the fields, and it is only needed for the cards that did change.
 
 Fields only: values a card computes and keeps (`functools.cached_property`) are left out, so the
-digest is the same whether or not the card was rendered before.
+digest is the same whether or not the card was rendered before. Of a row read from the database,
+its keys are left out too: a raise site stored again, for a file that changed elsewhere, reads the same.
 """
 
 from __future__ import annotations
@@ -52,8 +53,9 @@ def _plain(value: Any) -> Any:
 def _fields_of(kind: type) -> Callable[[Any], tuple] | None:
     if dataclasses.is_dataclass(kind):
         names = tuple(f.name for f in dataclasses.fields(kind))
-    elif issubclass(kind, Base):  # a row read from the database: its columns
-        names = tuple(column.key for column in inspect(kind).column_attrs)
+    elif issubclass(kind, Base):  # a row read from the database: what it says, not where it is stored (its keys)
+        names = tuple(attribute.key for attribute in inspect(kind).column_attrs
+                      if not any(column.primary_key or column.foreign_keys for column in attribute.columns))
     else:
         _FIELDS[kind] = None
         return None
