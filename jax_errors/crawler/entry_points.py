@@ -60,10 +60,11 @@ def start_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[B
     with long_lived() as loaded:
         found, summaries = _summaries(engine, snapshot, scans)
         loaded()
+        # Started before the summaries are compared with the last graph's: a child given up costs little.
+        graph = Forked(partial(_graph, found, summaries), fork=fork)
         with Session(engine) as session:
             same = _snapshot_with_summaries(session, summaries, crawling=snapshot.commit)
             copied = same is not None and _copy_graph(session, same, found)
-        graph = Forked(partial(_graph, found, summaries), fork=fork and not copied)
         if copied:
             graph.done(found)
         elif not graph.in_child:
