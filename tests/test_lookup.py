@@ -202,3 +202,21 @@ def test_an_index_made_from_its_prepared_parts_answers_as_the_index_does(index):
         query = Query(case["message"], case["exception"].rpartition(".")[2])
         assert [(m.entry.error_id, m.score, [s.error_id for s in m.sites]) for m in made.lookup(query)] == \
                [(m.entry.error_id, m.score, [s.error_id for s in m.sites]) for m in index.lookup(query)]
+
+
+def test_pythons_whitespace_class_is_made_once_and_kept_and_a_spoilt_copy_is_made_again(tmp_path, monkeypatch):
+    from jax_errors.lookup import browser
+
+    monkeypatch.setenv("JAX_ERRORS_CACHE", str(tmp_path))
+    browser.python_space.cache_clear()
+    made = browser.python_space()
+    assert made == browser._python_space() and "\\u{3000}" in made and "\\u{20}" in made
+    (kept,) = (tmp_path / "lookup").iterdir()
+    browser.python_space.cache_clear()
+    monkeypatch.setattr(browser, "_python_space", lambda: pytest.fail("made again, not read from the cache"))
+    assert browser.python_space() == made
+    kept.write_text("not a class", encoding="ascii")
+    browser.python_space.cache_clear()
+    monkeypatch.setattr(browser, "_python_space", lambda: "[\\u{20}]")
+    assert browser.python_space() == "[\\u{20}]" == kept.read_text(encoding="ascii")
+    browser.python_space.cache_clear()

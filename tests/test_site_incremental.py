@@ -353,7 +353,7 @@ def test_a_new_fragment_named_like_one_kept_has_the_index_made_anew(catalogue, t
     assert site_files(tmp_path / "site") == site_files(fresh.out)
 
 
-def test_the_second_core_makes_the_lookup_records_and_the_site_equals_one_made_alone(
+def test_the_second_core_makes_the_catalogue_wide_records_and_the_site_equals_one_made_alone(
         catalogue, tmp_path, monkeypatch, forking):
     import os
 
@@ -364,12 +364,12 @@ def test_the_second_core_makes_the_lookup_records_and_the_site_equals_one_made_a
     reword()
     made_in = tmp_path / "made-in"
     made_in.mkdir()
-    real = site_build._lookup_records
+    real = site_build._catalogue_records
 
     def noted(*args):
         (made_in / str(os.getpid())).touch()  # a child's side effects come back by file
         return real(*args)
-    monkeypatch.setattr(site_build, "_lookup_records", noted)
+    monkeypatch.setattr(site_build, "_catalogue_records", noted)
     here = str(os.getpid())
     beside = build(engine, tmp_path / "beside")
     made_by = [p.name for p in made_in.iterdir()]

@@ -11,16 +11,22 @@ from __future__ import annotations
 
 import re
 import sys
+import unicodedata
 from collections.abc import Mapping
 from functools import cache
+from pathlib import Path
 from typing import Any
 
+import orjson
+
+from jax_errors.cache import cache_folder, keep
 from jax_errors.exceptions import RegexTranslationError
 from jax_errors.lookup import index as lookup
 from jax_errors.lookup import origin
 from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.site_gen.catalogue import Catalogue
 from jax_errors.site_gen.links import card_path
+from jax_errors.site_gen.output import generator_fingerprint
 from jax_errors.site_gen.records import SCHEMA_VERSION
 from jax_errors.template import TEMPLATE_FLAGS
 
@@ -61,7 +67,8 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
     """
     index = catalogue_index(catalogue) if index is None else index
     titles = {key: card.title for key, card in catalogue.cards.items()}
-    return {
+    regexes = KeptRegexes()
+    record = {
         "schema_version": SCHEMA_VERSION,
         "scoring": {
             "template_base": lookup.TEMPLATE_BASE, "weak_template_base": lookup.WEAK_TEMPLATE_BASE,
@@ -84,16 +91,17 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "runtime_classes": sorted(origin.RUNTIME_CLASSES),
         },
         "count": len(index.entries),
-        "entries": [_entry(entry, key, index, titles)
+        "entries": [_entry(entry, key, index, titles, regexes)
                     for entry, key in zip(index.entries, index.anchor_key, strict=True)],
         "fuzzy": {"keys": index.fuzzy_keys, "owners": index.fuzzy_owners, "common": sorted(index.common_words)},
     }
+    regexes.keep()
+    return record
 
 
-def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Mapping[str, str]) -> dict[str, Any]:
-    regex = None
-    if entry.literal_length:  # lookup never tries a template without literal text
-        regex = "^(?:" + js_regex(entry.pattern, TEMPLATE_FLAGS, space=_TEMPLATE_SPACE) + ")$"
+def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Mapping[str, str],
+           regexes: KeptRegexes) -> dict[str, Any]:
+    regex = regexes.of(entry) if entry.literal_length else None  # lookup never tries a template without literal text
     siblings = index.siblings(entry)
     return {
         "id": entry.error_id, "class": entry.exc_class, "title": titles.get(entry.error_id, entry.template.text),
@@ -105,11 +113,68 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
     }
 
 
+class KeptRegexes:
+    """The browser's regex of each template, kept in the cache folder from one build to the next.
+
+    Translating every template takes a quarter of the time of `lookup.json`, though a new commit
+    changes few. The file is named by the code that translates (`generator_fingerprint`), so
+    another jax-errors translates afresh; it holds the templates of the last build only.
+    """
+
+    def __init__(self) -> None:
+        self.path = cache_folder("lookup") / f"regexes-{generator_fingerprint()[:16]}.json"
+        self.known = _read_regexes(self.path)
+        self.used: dict[str, str] = {}
+
+    def of(self, entry: Entry) -> str:
+        key = orjson.dumps(entry.template.to_json()).decode()
+        regex = self.known.get(key)
+        if regex is None:
+            regex = "^(?:" + js_regex(entry.pattern, TEMPLATE_FLAGS, space=_TEMPLATE_SPACE) + ")$"
+        self.used[key] = regex
+        return regex
+
+    def keep(self) -> None:
+        """Keep this build's translations, in place of those of any other code."""
+        if self.used != self.known:
+            for other in self.path.parent.glob("regexes-*.json"):
+                if other != self.path:
+                    other.unlink(missing_ok=True)
+            keep(self.path, orjson.dumps(self.used, option=orjson.OPT_SORT_KEYS))
+
+
+def _read_regexes(path: Path) -> dict[str, str]:
+    try:
+        kept = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}
+    if not isinstance(kept, dict) or not all(isinstance(v, str) for v in kept.values()):
+        return {}
+    return kept
+
+
 # Regex translation ---------------------------------------------------------------------------
 
 @cache
 def python_space() -> str:
-    """Python's `\\s` on str (what `str.isspace` accepts) as a JavaScript class."""
+    """Python's `\\s` on str (what `str.isspace` accepts) as a JavaScript class.
+
+    Made once for each Python and Unicode version and kept in the cache folder: going through every
+    code point takes longer than the rest of a small lookup index.
+    """
+    kept = cache_folder("lookup") / f"space-{sys.version_info[0]}.{sys.version_info[1]}-{unicodedata.unidata_version}"
+    try:
+        text = kept.read_text(encoding="ascii")
+        if text.startswith("[") and text.endswith("]"):
+            return text
+    except (OSError, ValueError):
+        pass
+    made = _python_space()
+    keep(kept, made.encode("ascii"))
+    return made
+
+
+def _python_space() -> str:
     spaces = [c for c in range(sys.maxunicode + 1) if chr(c).isspace()]
     ranges: list[list[int]] = []
     for c in spaces:

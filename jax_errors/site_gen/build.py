@@ -118,14 +118,14 @@ def build_site(engine: Engine, config: SiteConfig, *, progress: Progress | None 
         # The report link is on every card: another one means every card is written again.
         out = SiteOutput.open(Path(config.out), incremental=config.incremental, settings=config.report_url or "",
                               search=config.search)
-        # The second core makes the lookup's records, which show no related errors, meanwhile.
-        forked_lookup = Forked(partial(_lookup_records, catalogue, config, out.previous_inputs))
+        # The second core makes the catalogue-wide records, which show no related errors, meanwhile.
+        catalogue_wide = Forked(partial(_catalogue_records, catalogue, config, out.previous_inputs))
         try:
             catalogue = with_related(catalogue)
             loaded()
-            report = _write_site(out, catalogue, forked_lookup, config, progress)
+            report = _write_site(out, catalogue, catalogue_wide, config, progress)
         finally:
-            forked_lookup.stop()
+            catalogue_wide.stop()
     report.warnings[:0] = [str(problem) for problem in check_knowledge(
         knowledge, known_ids=catalogue.cards.keys(), case_names={case.name for case in cases})]
     report.seconds = time.perf_counter() - started
@@ -141,7 +141,7 @@ def _when_iterated(parsed: Forked[list[Case]]) -> Iterator[Case]:
     yield from parsed.result()
 
 
-def _write_site(out: SiteOutput, catalogue: Catalogue, forked_lookup: Forked[list[Record]], config: SiteConfig,
+def _write_site(out: SiteOutput, catalogue: Catalogue, catalogue_wide: Forked[list[Record]], config: SiteConfig,
                 progress: Progress | None) -> BuildReport:
     report = BuildReport(Path(config.out))
     cards = catalogue.sorted_cards()
@@ -152,7 +152,7 @@ def _write_site(out: SiteOutput, catalogue: Catalogue, forked_lookup: Forked[lis
     entries = _write_cards(out, catalogue, cards, digests, config, report, tick)
     search = SearchIndex(out) if config.search else None
     try:
-        _write_the_rest(out, catalogue, cards, groups, ErrorRows(out, digests), entries, forked_lookup, config,
+        _write_the_rest(out, catalogue, cards, groups, ErrorRows(out, digests), entries, catalogue_wide, config,
                         report, tick)
     except BaseException:
         if search is not None:
@@ -188,7 +188,7 @@ def _write_cards(out: SiteOutput, catalogue: Catalogue, cards: list[Card], diges
 
 def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], groups: dict[str, list[Group]],
                     rows: ErrorRows, entries: dict[str, str | Callable[[], str]],
-                    forked_lookup: Forked[list[Record]], config: SiteConfig, report: BuildReport, tick) -> None:
+                    catalogue_wide: Forked[list[Record]], config: SiteConfig, report: BuildReport, tick) -> None:
     """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
     for kind, kind_groups in groups.items():
         report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
@@ -199,8 +199,7 @@ def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], gr
     out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
                                         heading="Home", index_page="index.html", newest=catalogue.newest))
     report.pages += 3 + _write_diffs(out, catalogue)
-    index = _record(INDEX_PATH, records.index_record(catalogue), records.INDEX_SCHEMA, config, out.previous_inputs)
-    for made in (index, *forked_lookup.result()):
+    for made in catalogue_wide.result():
         text = _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
         if made.page == INDEX_PATH:  # the archive holds it too
             entries[INDEX_PATH.removeprefix("api/")] = text
@@ -393,10 +392,11 @@ def _write_record(out: SiteOutput, record: Record, again: Callable[[], Record]) 
     return record.text
 
 
-def _lookup_records(catalogue: Catalogue, config: SiteConfig, previous: Mapping[str, str]) -> list[Record]:
-    """api/lookup.json and api/explain.json, which share the catalogue's lookup index."""
+def _catalogue_records(catalogue: Catalogue, config: SiteConfig, previous: Mapping[str, str]) -> list[Record]:
+    """api/errors.json, and api/lookup.json and api/explain.json, which share the catalogue's lookup index."""
     index = catalogue_index(catalogue)
     return [
+        _record(INDEX_PATH, records.index_record(catalogue), records.INDEX_SCHEMA, config, previous),
         _record(LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config, previous, compact=True),
         _record(EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA, config,
                 previous, compact=True),
@@ -404,9 +404,7 @@ def _lookup_records(catalogue: Catalogue, config: SiteConfig, previous: Mapping[
 
 
 def _made_again(page: str, catalogue: Catalogue, config: SiteConfig) -> Record:
-    if page == INDEX_PATH:
-        return _record(INDEX_PATH, records.index_record(catalogue), records.INDEX_SCHEMA, config, {})
-    return next(record for record in _lookup_records(catalogue, config, {}) if record.page == page)
+    return next(record for record in _catalogue_records(catalogue, config, {}) if record.page == page)
 
 
 def _copy_static(out: SiteOutput) -> None:
