@@ -220,3 +220,32 @@ def test_pythons_whitespace_class_is_made_once_and_kept_and_a_spoilt_copy_is_mad
     monkeypatch.setattr(browser, "_python_space", lambda: "[\\u{20}]")
     assert browser.python_space() == "[\\u{20}]" == kept.read_text(encoding="ascii")
     browser.python_space.cache_clear()
+
+
+def test_lookup_json_is_the_same_whether_its_regexes_are_translated_or_kept(fresh_db, git_repo, two_errors, tmp_path,
+                                                                            monkeypatch):
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.lookup import browser
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    monkeypatch.setenv("JAX_ERRORS_CACHE", str(tmp_path))
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(fresh_db, repository.snapshot(git_repo.commit(two_errors, "one")))
+    catalogue = load_catalogue(fresh_db)
+    translated = []
+    real = browser.js_regex
+    monkeypatch.setattr(browser, "js_regex",
+                        lambda pattern, *a, **kw: translated.append(pattern) or real(pattern, *a, **kw))
+    made = browser.lookup_record(catalogue)
+    templates = len(translated) - 5  # and the five patterns of the syntax lookup.js reads
+    assert templates == 2
+    (kept,) = (tmp_path / "lookup").glob("regexes-*.json")
+    translated.clear()
+    assert browser.lookup_record(catalogue) == made and len(translated) == 5
+    kept.write_text("{not json", encoding="utf-8")
+    assert browser.lookup_record(catalogue) == made and len(translated) == 5 + 7
+    (tmp_path / "lookup" / "regexes-0123456789abcdef.json").write_text("{}", encoding="utf-8")
+    kept.write_text("{}", encoding="utf-8")
+    assert browser.lookup_record(catalogue) == made
+    assert [p.name for p in (tmp_path / "lookup").glob("regexes-*.json")] == [kept.name]  # another code's file goes
