@@ -289,18 +289,19 @@ class ErrorRows:
 
     def __init__(self, out: SiteOutput, digests: Mapping[str, str]) -> None:
         self._out, self._digests = out, digests
-        self._made: dict[tuple[str, str], str] = {}
+        self._made: dict[tuple[str, str], str] = {}  # HTML
         self._row = environment().get_template("_macros.html").module.error_row
 
-    def of(self, group: Group) -> list[str]:
+    def of(self, group: Group) -> Markup:
+        """The rows of `group`'s table, as one piece of HTML."""
         root = relative_root(group.href)
         rows = []
         for card in group.cards:
             if (root, card.id) not in self._made:
-                self._made[(root, card.id)] = Markup(self._out.piece(  # HTML, kept as text
-                    f"row:{root}{card.id}", self._digests[card.id], partial(self._row, card, root)))
+                self._made[(root, card.id)] = self._out.piece(
+                    f"row:{root}{card.id}", self._digests[card.id], partial(self._row, card, root))
             rows.append(self._made[(root, card.id)])
-        return rows
+        return Markup("".join(rows))  # rows the error_row macro made (HTML), kept as text
 
 
 def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Catalogue, rows: ErrorRows,
