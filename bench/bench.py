@@ -172,15 +172,16 @@ from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.engine import open_database
 from jax_errors.reproduce.cases import load_cases
 from jax_errors.site_gen.build import SiteConfig
-db, repo, rev, out, root = sys.argv[1:]
+db, repo, rev, out, root, answer = sys.argv[1:]
 site = SiteConfig(out=Path(out), knowledge_dir=Path(root) / "knowledge", cases_dir=Path(root) / "cases")
 cases = load_cases(Path(root) / "cases")
 with JaxRepository(repo) as repository:
     started = time.perf_counter()
     r = refresh(open_database(Path(db)), repository, rev, jobs=2, cases=cases, site=site)
     seconds = time.perf_counter() - started
-print(json.dumps({"refresh_s": seconds, "crawl_s": sum(c.seconds for c in r.crawls), "site_s": r.site.seconds,
-                  "pages_rewritten": r.site.rewritten, "rendered": r.site.rendered}))
+Path(answer).write_text(json.dumps({"refresh_s": seconds, "crawl_s": sum(c.seconds for c in r.crawls),
+                                    "site_s": r.site.seconds, "pages_rewritten": r.site.rewritten,
+                                    "rendered": r.site.rendered}))
 """
 
 
@@ -207,9 +208,9 @@ def _refresh_one(args, results, rev: str) -> None:
         engine.dispose()
         shutil.copyfile(tmp / "refresh.db", tmp / "alone.db")
         shutil.copytree(tmp / "site", tmp / "alone-site")
-        alone = json.loads(subprocess.run(
-            [sys.executable, "-c", _REFRESH_ALONE, str(tmp / "alone.db"), str(args.repo), commit.hexsha,
-             str(tmp / "alone-site"), str(ROOT)], check=True, capture_output=True, text=True).stdout)
+        subprocess.run([sys.executable, "-c", _REFRESH_ALONE, str(tmp / "alone.db"), str(args.repo), commit.hexsha,
+                        str(tmp / "alone-site"), str(ROOT), str(tmp / "alone.json")], check=True)
+        alone = json.loads((tmp / "alone.json").read_text())
         refresh_s, r = timed(refresh_catalogue, engine, repository, commit.hexsha, jobs=2, cases=cases, site=site)
         full_s, _ = timed(crawl_snapshot, fresh_db(tmp, "full"), repository.snapshot(commit.hexsha), jobs=2)
         print(f"refresh: {r.summary()}")

@@ -63,3 +63,13 @@ def test_the_generator_is_the_whole_package_not_only_the_site_generator(tmp_path
     before = output.generator_fingerprint()
     (package / "template.py").write_text("title = 'b'\n")
     assert output.generator_fingerprint() != before
+
+
+def test_another_python_or_library_version_is_another_generator(monkeypatch):
+    before = output.generator_fingerprint()
+    real = output.metadata.version
+    monkeypatch.setattr(output.metadata, "version", lambda name: "9.9" if name == "markdown-it-py" else real(name))
+    assert output.generator_fingerprint() != before
+    monkeypatch.setattr(output.metadata, "version", real)
+    monkeypatch.setattr(output.sys, "version", "3.99.0 (another build)")
+    assert output.generator_fingerprint() != before

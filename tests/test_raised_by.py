@@ -392,3 +392,21 @@ def test_a_retired_error_shows_who_called_it_in_the_last_snapshot_that_raised_it
     [retired] = [card for card in load_catalogue(crawled).cards.values() if card.history.retired_since]
     assert retired.site.qualname == "check"
     assert [(c.name, c.length) for c in retired.public_callers] == [("jax.run", 2)]
+
+
+def test_a_graph_started_on_the_second_core_is_stopped_when_comparing_it_with_the_last_fails(
+        crawled, git_repo, monkeypatch, forking):
+    from jax_errors.crawler import entry_points
+    from jax_errors.forked import Forked
+
+    stopped = []
+    real_stop = Forked.stop
+    monkeypatch.setattr(Forked, "stop", lambda self: stopped.append(self.in_child) or real_stop(self))
+
+    def fails(*args, **kwargs):
+        raise RuntimeError("the database went away")
+    monkeypatch.setattr(entry_points, "_snapshot_with_summaries", fails)
+    with JaxRepository(git_repo.path) as repository:
+        with pytest.raises(RuntimeError, match="went away"):
+            entry_points.start_call_graph(crawled, repository.snapshot("jax-v0.0.1"), [], fork=True)
+    assert stopped == [True]  # a child was running, and was stopped

@@ -92,6 +92,19 @@ def test_a_card_row_is_made_again_only_for_a_changed_card_and_reads_as_when_made
     assert site_files(tmp_path / "site") == site_files(tmp_path / "full")
 
 
+def test_a_spoilt_row_kept_in_the_manifest_is_made_again(catalogue, tmp_path):
+    engine, _ = catalogue
+    build(engine, tmp_path / "site")
+    manifest = json.loads((tmp_path / "site" / MARKER).read_text(encoding="utf-8"))
+    first, second = sorted(manifest["pieces"])
+    manifest["pieces"][first] = "a row"
+    manifest["pieces"][second] = [manifest["pieces"][second][0], 7]
+    (tmp_path / "site" / MARKER).write_text(json.dumps(manifest), encoding="utf-8")
+    build(engine, tmp_path / "site")
+    build(engine, tmp_path / "full", incremental=False)
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "full")
+
+
 def test_files_a_build_no_longer_makes_are_removed(catalogue, tmp_path):
     engine, reword = catalogue
     second = reword()

@@ -62,13 +62,17 @@ def start_call_graph(engine: Engine, snapshot: SourceSnapshot, scans: Sequence[B
         loaded()
         # Started before the summaries are compared with the last graph's: a child given up costs little.
         graph = Forked(partial(_graph, found, summaries), fork=fork)
-        with Session(engine) as session:
-            same = _snapshot_with_summaries(session, summaries, crawling=snapshot.commit)
-            copied = same is not None and _copy_graph(session, same, found)
-        if copied:
-            graph.done(found)
-        elif not graph.in_child:
-            graph.result()  # made now, with what was loaded frozen
+        try:
+            with Session(engine) as session:
+                same = _snapshot_with_summaries(session, summaries, crawling=snapshot.commit)
+                copied = same is not None and _copy_graph(session, same, found)
+            if copied:
+                graph.done(found)
+            elif not graph.in_child:
+                graph.result()  # made now, with what was loaded frozen
+        except BaseException:
+            graph.stop()
+            raise
     return graph
 
 

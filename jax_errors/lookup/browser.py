@@ -9,6 +9,7 @@ JavaScript rejects become plain characters.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import unicodedata
@@ -139,7 +140,8 @@ class KeptRegexes:
         if self.used != self.known:
             for other in self.path.parent.glob("regexes-*.json"):
                 if other != self.path:
-                    other.unlink(missing_ok=True)
+                    with contextlib.suppress(OSError):  # a folder that cannot be written keeps what it has
+                        other.unlink()
             keep(self.path, orjson.dumps(self.used, option=orjson.OPT_SORT_KEYS))
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 
 import orjson
@@ -41,14 +42,20 @@ def digest(data: str | bytes) -> str:
     return hashlib.sha256(data.encode("utf-8") if isinstance(data, str) else data).hexdigest()
 
 
-def generator_fingerprint() -> str:
-    """A hash of every file of the package that makes the site: any change to it means every page may change.
+# The libraries a page or record is made with, besides Python: another version may word one otherwise.
+MADE_WITH = ("Jinja2", "MarkupSafe", "markdown-it-py", "PyYAML", "orjson", "rapidfuzz", "fastjsonschema")
 
-    All of `jax_errors`, not only `site_gen`: a card's page and record derive from its fields through
-    code of other stages too (a template's title, the lookup index).
+
+def generator_fingerprint() -> str:
+    """A hash of what makes the site: any change to it means every page may change.
+
+    Every file of `jax_errors`, not only `site_gen` (a card's page and record derive from its fields
+    through code of other stages too: a template's title, the lookup index), and the versions of
+    Python and of the libraries in MADE_WITH (`ast.unparse` writes a guard's words, markdown-it a
+    curated text's HTML).
     """
     package = resources.files("jax_errors")
-    hasher = hashlib.sha256()
+    hasher = hashlib.sha256(_made_with().encode())
     pending = [package]
     while pending:
         folder = pending.pop()
@@ -59,6 +66,16 @@ def generator_fingerprint() -> str:
             elif item.name.endswith((".py", ".html", ".css", ".js", ".json")):
                 hasher.update(item.name.encode() + b"\0" + item.read_bytes() + b"\0")
     return hasher.hexdigest()
+
+
+def _made_with() -> str:
+    versions = [f"Python {sys.version}"]
+    for name in MADE_WITH:
+        try:
+            versions.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{name} absent")
+    return "\n".join(versions)
 
 
 @dataclass
@@ -147,7 +164,8 @@ class SiteOutput:
         """A fragment several pages share (a card's row in the error tables), made from inputs fingerprinted
         `inputs`: the last build's text when they are the same, else `make()`."""
         kept = self.previous_pieces.get(key)
-        text = kept[1] if kept is not None and kept[0] == inputs else make()
+        same = isinstance(kept, list) and len(kept) == 2 and kept[0] == inputs and isinstance(kept[1], str)
+        text = kept[1] if same else make()  # a manifest edited by hand may hold anything: made again
         self.pieces[key] = [inputs, text]
         return text
 
