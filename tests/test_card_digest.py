@@ -73,3 +73,16 @@ def test_another_python_or_library_version_is_another_generator(monkeypatch):
     monkeypatch.setattr(output.metadata, "version", real)
     monkeypatch.setattr(output.sys, "version", "3.99.0 (another build)")
     assert output.generator_fingerprint() != before
+
+
+def test_a_curated_file_is_hashed_by_its_name_not_by_where_the_checkout_stands(card, tmp_path):
+    from pathlib import Path
+
+    from jax_errors.site_gen.knowledge import parse_knowledge
+
+    entry = parse_knowledge(Path(__file__).parent.parent / "knowledge" / sorted(
+        p.name for p in (Path(__file__).parent.parent / "knowledge").glob("*.md"))[0])
+    here = replace(card, knowledge=entry)
+    elsewhere = replace(card, knowledge=replace(entry, path=tmp_path / "deeper" / "knowledge" / entry.path.name))
+    renamed = replace(card, knowledge=replace(entry, path=entry.path.with_name("another.md")))
+    assert card_digest(here) == card_digest(elsewhere) != card_digest(renamed)

@@ -8,6 +8,7 @@ callers and the title from the fields, and it is only needed for the cards that 
 Fields only: values a card computes and keeps (`functools.cached_property`) are left out, so the
 digest is the same whether or not the card was rendered before. Of a row read from the database,
 its keys are left out too: a raise site stored again, for a file that changed elsewhere, reads the same.
+A curated file counts by its name, which is all a page shows of it: two checkouts hash alike.
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ def _plain(value: Any) -> Any:
         return list(value)
     if isinstance(value, (set, frozenset)):
         return sorted(value, key=repr)
-    if isinstance(value, PurePath):
-        return value.as_posix()
+    if isinstance(value, PurePath):  # a curated file's: pages name it, never where the checkout stands
+        return value.name
     raise TypeError(f"a card holds a {kind.__qualname__}, which card_digest cannot hash")
 
 
