@@ -249,3 +249,7 @@ def test_lookup_json_is_the_same_whether_its_regexes_are_translated_or_kept(fres
     kept.write_text("{}", encoding="utf-8")
     assert browser.lookup_record(catalogue) == made
     assert [p.name for p in (tmp_path / "lookup").glob("regexes-*.json")] == [kept.name]  # another code's file goes
+    another_catalogue = {'[["lit","x must be positive"]]': "^(?:x must be positive)$"}
+    kept.write_text(json.dumps(another_catalogue), encoding="utf-8")
+    assert browser.lookup_record(catalogue) == made
+    assert len(json.loads(kept.read_text(encoding="utf-8"))) == 3  # kept beside this catalogue's two

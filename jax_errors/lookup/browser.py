@@ -119,30 +119,30 @@ class KeptRegexes:
 
     Translating every template takes a quarter of the time of `lookup.json`, though a new commit
     changes few. The file is named by the code that translates (`generator_fingerprint`), so
-    another jax-errors translates afresh; it holds the templates of the last build only.
+    another jax-errors translates afresh; it holds every template that code translated, so that
+    catalogues built in turn (a test's and the site's) do not undo each other's.
     """
 
     def __init__(self) -> None:
         self.path = cache_folder("lookup") / f"regexes-{generator_fingerprint()[:16]}.json"
         self.known = _read_regexes(self.path)
-        self.used: dict[str, str] = {}
+        self.made: dict[str, str] = {}
 
     def of(self, entry: Entry) -> str:
         key = orjson.dumps(entry.template.to_json()).decode()
-        regex = self.known.get(key)
+        regex = self.known.get(key) or self.made.get(key)
         if regex is None:
-            regex = "^(?:" + js_regex(entry.pattern, TEMPLATE_FLAGS, space=_TEMPLATE_SPACE) + ")$"
-        self.used[key] = regex
+            regex = self.made[key] = "^(?:" + js_regex(entry.pattern, TEMPLATE_FLAGS, space=_TEMPLATE_SPACE) + ")$"
         return regex
 
     def keep(self) -> None:
-        """Keep this build's translations, in place of those of any other code."""
-        if self.used != self.known:
+        """Keep the translations made, beside those kept; those of any other code go."""
+        if self.made:
             for other in self.path.parent.glob("regexes-*.json"):
                 if other != self.path:
                     with contextlib.suppress(OSError):  # a folder that cannot be written keeps what it has
                         other.unlink()
-            keep(self.path, orjson.dumps(self.used, option=orjson.OPT_SORT_KEYS))
+            keep(self.path, orjson.dumps({**self.known, **self.made}, option=orjson.OPT_SORT_KEYS))
 
 
 def _read_regexes(path: Path) -> dict[str, str]:
