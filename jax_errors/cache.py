@@ -11,7 +11,7 @@ CACHE_ENV = "JAX_ERRORS_CACHE"
 
 def cache_folder(name: str) -> Path:
     """One kind of cached thing: `trees` (commits' jax/ folders), `envs` (release environments), `wheels`,
-    `validators` and `templates` (what a build compiles)."""
+    `validators` and `templates` (what a build compiles), `lookup` (the browser's regexes of templates)."""
     return Path(os.environ.get(CACHE_ENV, Path.home() / ".cache" / "jax-errors")) / name
 
 
