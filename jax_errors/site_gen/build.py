@@ -285,22 +285,18 @@ _STATUS_NOTES = {
 
 class ErrorRows:
     """The rows of a group's error table: each card's is rendered once per folder depth, since a card is
-    listed by its module, its class and its status; and kept from the last build while the card is the same."""
+    listed by its module, its class and its status; and kept from the last build while the card is the same
+    (`SiteOutput.piece`)."""
 
     def __init__(self, out: SiteOutput, digests: Mapping[str, str]) -> None:
         self._out, self._digests = out, digests
-        self._made: dict[tuple[str, str], str] = {}  # HTML
         self._row = environment().get_template("_macros.html").module.error_row
 
     def of(self, group: Group) -> Markup:
         """The rows of `group`'s table, as one piece of HTML."""
         root = relative_root(group.href)
-        rows = []
-        for card in group.cards:
-            if (root, card.id) not in self._made:
-                self._made[(root, card.id)] = self._out.piece(
-                    f"row:{root}{card.id}", self._digests[card.id], partial(self._row, card, root))
-            rows.append(self._made[(root, card.id)])
+        rows = (self._out.piece(f"row:{root}{card.id}", self._digests[card.id], partial(self._row, card, root))
+                for card in group.cards)
         return Markup("".join(rows))  # rows the error_row macro made (HTML), kept as text
 
 

@@ -162,12 +162,13 @@ class SiteOutput:
 
     def piece(self, key: str, inputs: str, make: Callable[[], str]) -> str:
         """A fragment several pages share (a card's row in the error tables), made from inputs fingerprinted
-        `inputs`: the last build's text when they are the same, else `make()`."""
-        kept = self.previous_pieces.get(key)
-        same = isinstance(kept, list) and len(kept) == 2 and kept[0] == inputs and isinstance(kept[1], str)
-        text = kept[1] if same else make()  # a manifest edited by hand may hold anything: made again
-        self.pieces[key] = [inputs, text]
-        return text
+        `inputs`: made once a build, and then only if the last build's was made from other inputs."""
+        made = self.pieces.get(key)
+        if made is None or made[0] != inputs:
+            kept = self.previous_pieces.get(key)
+            same = isinstance(kept, list) and len(kept) == 2 and kept[0] == inputs and isinstance(kept[1], str)
+            made = self.pieces[key] = [inputs, kept[1] if same else make()]  # a manifest edited by hand: made again
+        return made[1]
 
     def _on_disk(self, page: str) -> bool:
         """Whether `page` is in the folder, as listed once, when first asked, before this build writes it
