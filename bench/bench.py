@@ -120,7 +120,7 @@ def history(args, results) -> None:
 
 @benchmark
 def pypi_releases(args, results) -> None:
-    """Every release on the package index from 0.4.1 on, read from its wheel (or source archive), vs the newest alone.
+    """Every release on the package index (0.0 on), read from its wheel (or source archive), vs the newest alone.
 
     Downloads go to the cache first (timed apart: the network is not the crawler); then both crawls
     read the cached files into fresh databases.

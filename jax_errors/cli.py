@@ -11,7 +11,7 @@ import click
 
 from jax_errors.db.location import DEFAULT_DB, is_url
 from jax_errors.exceptions import JaxErrorsError
-from jax_errors.snapshots import OLDEST_RELEASE, short_commit
+from jax_errors.snapshots import short_commit
 
 # Imports stay inside the commands that need them: `lookup` and `--help` load neither SQLAlchemy nor rich.
 
@@ -142,7 +142,7 @@ def cli() -> None:
 @click.option("--installed", is_flag=True, help="Crawl the jax package installed in this environment.")
 @click.option("--pypi", "pypi_versions", multiple=True, metavar="VERSION",
               help="Crawl this jax release from its wheel on the package index (repeatable).")
-@click.option("--pypi-all", is_flag=True, help=f"Crawl every jax release on the package index from {OLDEST_RELEASE} on.")
+@click.option("--pypi-all", is_flag=True, help="Crawl every jax release on the package index (0.0 on).")
 @click.option("--force", is_flag=True, help="Crawl again snapshots already in the database.")
 @click.option("--history", is_flag=True,
               help="Crawl every first-parent commit of --rev (default HEAD) of --repo: when each error came and went.")

@@ -8,8 +8,6 @@ from datetime import datetime
 from typing import TypeVar
 
 RELEASE_TAG_PREFIX = "jax-v"
-# The oldest release `crawl --pypi-all` crawls: the first with a `jax-v` tag.
-OLDEST_RELEASE = "0.4.1"
 T = TypeVar("T")
 _COMMIT = re.compile(r"[0-9a-f]{40}")
 

@@ -177,6 +177,18 @@ def template_pattern(template: Template) -> str:
     return r"\s*(?:" + "|".join(bodies) + r")\s*"
 
 
+def accepts_any_text(template: Template) -> bool:
+    """Whether the template's regex (`template_pattern`) matches every text, so a match of it says nothing.
+
+    That is when one of its sequences is placeholders and nothing else it must spell: a template that
+    is a placeholder alone, or one of so many optional runs (an `if`/`elif` chain assigning the message)
+    that past MAX_VARIANTS they read as placeholders.
+    """
+    return any(any(_is_hole(item) for item in variant)
+               and all(_is_hole(item) or _may_be_absent(item) for item in variant)
+               for variant in _variants(_nested(template.parts)))
+
+
 def shortened(text: str, limit: int) -> str:
     """`text`, or its first `limit - 1` characters and `…` when it is longer."""
     return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
@@ -215,6 +227,11 @@ def _is_hole(item: Part | _Group) -> bool:
     if isinstance(item, Part):
         return item.kind not in MARKERS and item.kind != "lit"
     return any(_is_hole(child) for child in item[1])
+
+
+def _may_be_absent(item: Part | _Group) -> bool:
+    """Whether the regex may match the item with no text: an optional or repeated run, or blank literal text."""
+    return not isinstance(item, Part) or not item.text.strip()
 
 
 def _variants(items: list[Part | _Group]) -> list[tuple[Part | _Group, ...]]:

@@ -5,7 +5,14 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.refresh import refresh
 from jax_errors.crawler.repository import JaxRepository
-from jax_errors.db.history import catalogue_history, diff_snapshots, lineage, ordered_snapshots
+from jax_errors.db.history import (
+    ErrorInfo,
+    catalogue_history,
+    diff_snapshots,
+    lineage,
+    match_lineage,
+    ordered_snapshots,
+)
 from jax_errors.db.queries import find_snapshot
 
 V1 = '''
@@ -232,3 +239,49 @@ def test_stats_order_releases_by_version_and_commits_after_the_release_before_th
     ]
     ordered = in_release_order(snaps, lambda s: s[1], lambda s: s[2])
     assert [s[0] for s in ordered] == ["0.4.9", "0.4.10", "0.4.38", "0.5.0", "head", "0.5.1", "undated"]
+
+
+# Lineage rules on the errors one snapshot lost and the next gained -----------------------------
+
+def info(error_id, path, qualname, exc, skeleton):
+    return ErrorInfo(error_id, exc, qualname, path, skeleton, skeleton)
+
+
+def linked(removed, added):
+    moved, reworded = match_lineage(removed, added)
+    return ({(o.error_id, n.error_id) for o, n in moved}, {(o.error_id, n.error_id) for o, n in reworded})
+
+
+MOVED_FUNCTIONS = [(f"f{i}", f"function {i} needs a concrete value, got {{}}") for i in range(3)]
+
+
+def test_a_file_whose_functions_went_elsewhere_takes_its_errors_of_few_words_along():
+    """jax 0.4.8 moved `jax/core.py` to `jax/_src/core.py`: `Tracer.__array__`'s `{}` followed it."""
+    def errors(path, count):
+        return [info(f"{path}:{name}", path, name, "TypeError", words) for name, words in MOVED_FUNCTIONS[:count]]
+
+    short_old = info("old-array", "jax/core.py", "Tracer.__array__", "jax.errors.TracerArrayConversionError", "{}")
+    short_new = info("new-array", "jax/_src/core.py", "Tracer.__array__",
+                     "jax._src.errors.TracerArrayConversionError", "{}")
+    moved, _ = linked(errors("jax/core.py", 3) + [short_old], errors("jax/_src/core.py", 3) + [short_new])
+    assert ("old-array", "new-array") in moved and len(moved) == 4
+    # Two functions gone (`Tracer.__array__` among them) are no renamed file: too few words to follow elsewhere.
+    moved, reworded = linked(errors("jax/core.py", 1) + [short_old], errors("jax/_src/core.py", 1) + [short_new])
+    assert moved == {("jax/core.py:f0", "jax/_src/core.py:f0")} and not reworded
+
+
+def test_a_check_given_another_class_in_its_function_is_rewritten_when_its_words_are_the_class_s():
+    before = info("generic", "jax/core.py", "Tracer.__array__", "Exception",
+                  "The numpy.ndarray conversion method __array__() was called on the JAX Tracer object {}.")
+    after = info("dedicated", "jax/core.py", "Tracer.__array__", "jax.errors.TracerArrayConversionError", "{}")
+    assert linked([before], [after]) == (set(), {("generic", "dedicated")})
+    unalike = info("other", "jax/core.py", "Tracer.__array__", "ValueError",
+                   "this array has no buffer to read on the host, and never will")
+    assert linked([before], [unalike]) == (set(), set())
+
+
+def test_a_class_that_moved_module_is_the_same_class():
+    words = "Encountered an unexpected tracer. Perhaps this tracer escaped through global state: {}"
+    before = info("core", "jax/core.py", "Trace.full_raise", "jax.core.UnexpectedTracerError", words)
+    after = info("errors", "jax/core.py", "Trace.full_raise", "jax.errors.UnexpectedTracerError", words)
+    assert linked([before], [after]) == ({("core", "errors")}, set())

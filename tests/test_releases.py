@@ -3,6 +3,7 @@
 import hashlib
 import io
 import json
+import tarfile
 import zipfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -43,10 +44,40 @@ RELEASES = {  # version: (commit, upload time, extra source)
 }
 
 
-def write_index(root: Path, *, corrupt: str | None = None, missing: str | None = None) -> str:
-    """A PEP 503 folder index (what pip reads) with PEP 691 JSON beside it (what the crawler reads)."""
+def make_sdist(version: str, files: dict[str, str]) -> bytes:
+    """A source archive: its files under a `jax-X.Y.Z/` folder, as jax's oldest releases were published."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for path, text in {"setup.py": "", **files}.items():
+            data = text.encode()
+            member = tarfile.TarInfo(f"jax-{version}/{path}")
+            member.size = len(data)
+            archive.addfile(member, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+SDISTS = {  # version: (upload time, files): the oldest archives have no version.py, later ones no commit
+    "0.0.0a1": ("2018-12-07T19:13:36.000000Z", {"jax/__init__.py": "", "jax/core.py": MODULE}),
+    "0.0.0a2": ("2019-03-01T10:00:00.000000Z", {"jax/__init__.py": "", "jax/core.py": MODULE,
+                                                "jax/version.py": '__version__ = "0.0.0a2"\n'}),
+}
+
+
+def write_index(root: Path, *, corrupt: str | None = None, missing: str | None = None,
+                sdists: bool = False) -> str:
+    """A PEP 503 folder index (what pip reads) with PEP 691 JSON beside it (what the crawler reads).
+
+    With `sdists`, the index also serves SDISTS, source archives only, as jax's releases before 0.4.15.
+    """
     files, links = [], []
     (root / "files").mkdir(parents=True, exist_ok=True)
+    for version, (uploaded, sources) in SDISTS.items() if sdists else ():
+        name = f"jax-{version}.tar.gz"
+        data = make_sdist(version, sources)
+        (root / "files" / name).write_bytes(data)
+        files.append({"filename": name, "hashes": {"sha256": hashlib.sha256(data).hexdigest()},
+                      "upload-time": uploaded, "url": f"../../files/{name}", "yanked": False})
+        links.append(f'<a href="../../files/{name}">{name}</a>')
     for version, (commit, uploaded, extra) in RELEASES.items():
         name = f"jax-{version}-py3-none-any.whl"
         data = make_wheel(version, commit, extra)
@@ -182,3 +213,21 @@ def test_an_undated_release_is_dated_by_its_upload_and_stays_undated_offline(tmp
     assert date_of(Snapshot(commit="d" * 40)) is None  # a commit of no release
     offline = upload_dates((tmp_path / "nowhere").as_uri())
     assert offline(Snapshot(commit="b" * 40, version="0.0.2")) is None
+
+
+def test_every_release_on_the_index_is_crawled_the_oldest_archives_named_by_the_index(tmp_path, index_env):
+    index_env(sdists=True)
+    db = tmp_path / "catalogue.db"
+    result = CliRunner().invoke(cli, ["crawl", "--db", str(db), "--pypi-all"])
+    assert result.exit_code == 0, result.output
+    rows = snapshots(db)
+    assert {v: (r.commit, r.tag, r.origin) for v, r in rows.items()} == {
+        # No version.py: the index's version names it; no commit: the version stands in for one.
+        "0.0.0a1": ("release-0.0.0a1", "jax-v0.0.0a1", "sdist"),
+        "0.0.0a2": ("release-0.0.0a2", "jax-v0.0.0a2", "sdist"),
+        "0.0.1": ("a" * 40, "jax-v0.0.1", "wheel"),
+        "0.0.2": ("b" * 40, "jax-v0.0.2", "wheel"),
+    }
+    assert rows["0.0.0a1"].committed_at == datetime(2018, 12, 7, 19, 13, 36)
+    lines = [line for line in result.output.splitlines() if line.startswith("jax-v")]
+    assert [line.split(" ", 1)[0] for line in lines] == ["jax-v0.0.0a1", "jax-v0.0.0a2", "jax-v0.0.1", "jax-v0.0.2"]

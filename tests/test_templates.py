@@ -69,3 +69,32 @@ def test_punctuation_between_values_is_no_words():
     compared = Template((Part("expr", "out_tree"), Part("lit", "\n!=\n"), Part("expr", "out_tree_")))
     assert not compared.has_words and compared.title == "" and compared.complete
     assert Template((Part("lit", "got "), Part("expr", "x"))).has_words
+
+
+def _optional_runs(count: int) -> Template:
+    """What an `if`/`elif` chain assigning the message builds: each branch's words an optional run."""
+    from jax_errors.template import Part
+
+    parts = []
+    for i in range(count):
+        parts += [Part("opt_begin", ""), Part("lit", f"Variable number {i} is "), Part("expr", "v"),
+                  Part("opt_end", "")]
+    return Template(tuple(parts))
+
+
+def test_a_template_whose_regex_accepts_any_text_is_known_and_proves_nothing_in_lookup():
+    from jax_errors.lookup.index import Entry, LookupIndex
+    from jax_errors.template import MAX_VARIANTS, Part, accepts_any_text
+
+    runs = MAX_VARIANTS.bit_length() - 1  # the runs whose presence the regex still spells out
+    assert not accepts_any_text(_optional_runs(runs)) and accepts_any_text(_optional_runs(runs + 1))
+    assert template_regex(_optional_runs(runs + 1)).fullmatch("anything at all")  # so its literal text proves nothing
+    assert not template_regex(_optional_runs(runs)).fullmatch("anything at all")
+    assert accepts_any_text(Template((Part("expr", "msg"),)))
+    assert not accepts_any_text(template('f"got {x} " + ("and more" if y else "")'))
+    chain = Entry("c" * 16, "TypeError", _optional_runs(runs + 1), "jax/core.py", 1, "jax-v0.2.20")
+    assert chain.literal_length == 0
+    index = LookupIndex([chain, Entry("d" * 16, "TypeError", _optional_runs(runs), "jax/core.py", 9, "jax-v0.2.20")])
+    assert index.lookup("TypeError: '>' not supported between instances of 'int' and 'NoneType'") == []
+    [found] = index.lookup("TypeError: Variable number 2 is x")
+    assert found.entry.error_id == "d" * 16

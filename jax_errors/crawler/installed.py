@@ -63,13 +63,20 @@ def version_strings(source: bytes, where: str) -> dict[str, str]:
 
 
 def package_snapshot(files: Iterable[tuple[str, bytes]], *, origin: str, source: str,
-                     committed_at: datetime | None = None) -> SourceSnapshot:
-    """A built jax package's `.py` files (paths from the folder holding `jax/`), pinned by its `version.py`."""
+                     committed_at: datetime | None = None, known_version: str | None = None) -> SourceSnapshot:
+    """A built jax package's `.py` files (paths from the folder holding `jax/`), pinned by its `version.py`.
+
+    `known_version` stands in for a `version.py` the package lacks (jax 0.1.1-0.1.19's archives, whose
+    version the package index names).
+    """
     read = [SourceFile.from_bytes(path, data) for path, data in sorted(files)]
     version_file = next((f for f in read if f.path == VERSION_FILE), None)
-    if version_file is None:
+    if version_file is not None:
+        version, git_hash = parse_version(version_file.read(), f"{source}: {VERSION_FILE}")
+    elif known_version is not None:
+        version, git_hash = known_version, None
+    else:
         raise SourceError(f"{source} has no {VERSION_FILE}")
-    version, git_hash = parse_version(version_file.read(), f"{source}: {VERSION_FILE}")
     return SourceSnapshot(
         # A package built outside a git checkout has no hash; its version then stands in for it.
         commit=git_hash or f"release-{version}",

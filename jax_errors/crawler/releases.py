@@ -5,9 +5,10 @@ release's wheel is downloaded once by pip (no dependencies) into the cache folde
 the index's SHA-256, and read the way an installed package is: pinned to the commit in its
 `jax/version.py`, dated by its upload (or by a clone that has the commit).
 
-jax 0.4.1 to 0.4.14 have no wheel, only a source archive: pip cannot download one without building
+jax 0.0 to 0.4.14 have no wheel, only a source archive: pip cannot download one without building
 it, so those are fetched from the index's own link (checked against the same SHA-256) and their
-`jax/` folder is read from the archive.
+`jax/` folder is read from the archive. The archives of 0.0 to 0.1.19 hold no `jax/version.py`: the
+index's version names them.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import ReleaseError
 from jax_errors.progress import Progress
 from jax_errors.reproduce.sandbox import tool_failure
-from jax_errors.snapshots import OLDEST_RELEASE, is_commit, version_key
+from jax_errors.snapshots import is_commit, version_key
 
 INDEX_ENV = "JAX_ERRORS_INDEX_URL"
 DEFAULT_INDEX = "https://pypi.org/simple/"
@@ -122,7 +123,7 @@ def upload_dates(index: str | None = None) -> Callable[[Snapshot], datetime | No
 
 
 def select_releases(available: list[Release], versions: list[str], *, every: bool) -> list[Release]:
-    """The releases asked for, oldest first: named `versions`, or with `every` all from OLDEST_RELEASE on.
+    """The releases asked for, oldest first: named `versions`, or with `every` all the index has (0.0 on).
 
     Raises:
         ReleaseError: a named version is not on the index.
@@ -135,7 +136,7 @@ def select_releases(available: list[Release], versions: list[str], *, every: boo
                            f"(newest there: {newest})")
     chosen = {v: by_version[v] for v in versions}
     if every:
-        chosen.update({r.version: r for r in available if version_key(r.version) >= version_key(OLDEST_RELEASE)})
+        chosen.update({r.version: r for r in available})
     return sorted(chosen.values(), key=lambda r: version_key(r.version))
 
 
@@ -212,7 +213,8 @@ def release_snapshot(release: Release, path: Path, *, clone: JaxRepository | Non
                            f"{error}") from error
     if not files:
         raise ReleaseError(f"{path.name} holds no {PACKAGE_DIR}/ package")
-    snapshot = package_snapshot(files, origin="wheel" if release.is_wheel else "sdist", source=release.filename)
+    snapshot = package_snapshot(files, origin="wheel" if release.is_wheel else "sdist", source=release.filename,
+                                known_version=release.version)
     if clone is not None and not is_commit(snapshot.commit) and snapshot.tag in clone.release_tags():
         snapshot = dataclasses.replace(snapshot, commit=clone.commit(snapshot.tag).hexsha)
     committed = clone.commit_date(snapshot.commit) if clone is not None else None

@@ -4,10 +4,19 @@ An error's id holds its class, function and words (see `crawler.ids`), so a rais
 was renamed, or whose words changed, gets a new id. Between consecutive snapshots, the ids that
 vanished are paired with those that appeared: that lineage links the old id to the new one.
 
-- *Moved*: the same class and the same words (skeletons at least MOVE_SIMILARITY alike), in
-  another function or file: `register_dataclass` -> `_register_dataclass`.
+- *Moved*: the same class (by name: `jax.core.UnexpectedTracerError` is `jax.errors.UnexpectedTracerError`)
+  and the same words (skeletons at least MOVE_SIMILARITY alike), in another function or file:
+  `register_dataclass` -> `_register_dataclass`.
 - *Reworded*: the same class, with alike words, in the same function (REWORD_SIMILARITY) or the
   same file (FILE_REWORD_SIMILARITY): `float0.Got` -> `float0. Got`, or an added sentence.
+- *Rewritten*: the only error of a class a function lost and the only one it gained; or the only
+  error it lost and the only one it gained, of another class, when their words are alike
+  (REWRITE_SIMILARITY) or one has none (`Exception("The numpy.ndarray conversion ...")` ->
+  `TracerArrayConversionError(self)`, whose class builds the message).
+
+A file whose functions went to another file (`jax/core.py` -> `jax/_src/core.py`: at least
+RENAMED_FILE_FUNCTIONS functions lost errors there and gained errors of the same class in the other
+file) counts as that file: an error of few words (`{}`) follows its function there.
 
 Each vanished id is linked to one new id at most, best match first.
 """
@@ -16,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy import select
@@ -37,6 +47,8 @@ MOVE_SIMILARITY = 0.9
 CONTAINED_SHARE = 0.95
 # A skeleton shorter than this (`{}`, `bad axis {}`) says too little to follow it to another function.
 MIN_MOVED_SKELETON = 16
+# Functions that must have gone from one file to another for the file to count as renamed.
+RENAMED_FILE_FUNCTIONS = 3
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,12 @@ class ErrorInfo:
     path: str
     skeleton: str
     template: str
+
+    @property
+    def class_name(self) -> str:
+        """The class without its module: JAX moved classes between modules (`jax.core.UnexpectedTracerError`
+        became `jax.errors.UnexpectedTracerError`), and a class that moved is the same class."""
+        return self.exc.rpartition(".")[2]
 
 
 @dataclass(frozen=True)
@@ -171,13 +189,14 @@ def error_infos(session: Session, snapshot: Snapshot, error_ids: set[str]) -> di
 def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo]
                   ) -> tuple[list[tuple[ErrorInfo, ErrorInfo]], list[tuple[ErrorInfo, ErrorInfo]]]:
     """Pair vanished errors with new ones: (moved, reworded), each pair (old, new), each id in one pair at most."""
+    renamed = renamed_files(removed, added)
     by_class: dict[str, list[ErrorInfo]] = defaultdict(list)
     for info in added:
-        by_class[info.exc].append(info)
+        by_class[info.class_name].append(info)
     scored = []
     for old in removed:
-        for new in by_class.get(old.exc, []):
-            kind = _link(old, new)
+        for new in by_class.get(old.class_name, []):
+            kind = _link(old, new, renamed)
             if kind is None:
                 continue
             threshold = {"moved": MOVE_SIMILARITY, "function": REWORD_SIMILARITY}.get(kind, FILE_REWORD_SIMILARITY)
@@ -194,33 +213,76 @@ def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo]
         used_new.add(new_id)
         same_words = " ".join(old.skeleton.split()) == " ".join(new.skeleton.split())
         (moved if same_words or kind == "moved" and old.qualname != new.qualname else reworded).append((old, new))
-    reworded += rewritten([o for o in removed if o.error_id not in used_old], [n for n in added if n.error_id not in used_new])
+    unlinked_old = [o for o in removed if o.error_id not in used_old]
+    reworded += rewritten(unlinked_old, [n for n in added if n.error_id not in used_new], renamed)
     order = lambda pair: pair[0].error_id  # noqa: E731
     return sorted(moved, key=order), sorted(reworded, key=order)
 
 
-def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo]) -> list[tuple[ErrorInfo, ErrorInfo]]:
+def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: dict[str, str] | None = None
+              ) -> list[tuple[ErrorInfo, ErrorInfo]]:
     """Errors rewritten in place: the only one of a class that a function (or a file, if the words are still
-    somewhat alike) lost, and the only one of that class it gained.
+    somewhat alike) lost, and the only one of that class it gained; then the only one of any class a
+    function lost and gained, when the words are alike or one has none.
 
     Their words may share little (`IO effect not supported in vmap-of-while.` became `Unordered IO
     effects not supported in while_loop with batched predicate`), but the check is the same one.
+    `renamed` maps a file to the file it became (`renamed_files`).
     """
+    renamed = renamed or {}
     pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
-    for place, threshold in ((lambda i: (i.path, i.qualname, i.exc), 0.0), (lambda i: (i.path, i.exc), REWRITE_SIMILARITY)):
+    def alike_by(threshold: float) -> Callable[[ErrorInfo, ErrorInfo], float | None]:
+        return lambda old, new: _alike(old.skeleton, new.skeleton, threshold, contained=False)
+
+    places = (  # (where an error is, how alike the two must be)
+        (lambda i, path: (path, i.qualname, i.class_name), alike_by(0.0)),
+        (lambda i, path: (path, i.class_name), alike_by(REWRITE_SIMILARITY)),
+        (lambda i, path: (path, i.qualname), _alike_or_unsayable),
+    )
+    for place, alike in places:
         linked = {o.error_id for o, _ in pairs} | {n.error_id for _, n in pairs}
         lost, gained = defaultdict(list), defaultdict(list)
         for info in removed:
             if info.error_id not in linked:
-                lost[place(info)].append(info)
+                lost[place(info, renamed.get(info.path, info.path))].append(info)
         for info in added:
             if info.error_id not in linked:
-                gained[place(info)].append(info)
+                gained[place(info, info.path)].append(info)
         for key, olds in lost.items():
             news = gained.get(key, [])
-            if len(olds) == 1 == len(news) and _alike(olds[0].skeleton, news[0].skeleton, threshold, contained=False) is not None:
+            if len(olds) == 1 == len(news) and alike(olds[0], news[0]) is not None:
                 pairs.append((olds[0], news[0]))
     return pairs
+
+
+def renamed_files(removed: list[ErrorInfo], added: list[ErrorInfo]) -> dict[str, str]:
+    """Files whose functions went to another file: {old path: new path}.
+
+    A file counts as renamed to the one that gained errors of the same function and class for the
+    most of its functions, when they are at least RENAMED_FILE_FUNCTIONS.
+    """
+    gained_at: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for info in added:
+        gained_at[info.qualname, info.class_name].add(info.path)
+    shared: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for info in removed:
+        for path in gained_at.get((info.qualname, info.class_name), ()):
+            if path != info.path:
+                shared[info.path][path].add(info.qualname)
+    renamed = {}
+    for old_path, targets in shared.items():
+        new_path, functions = max(targets.items(), key=lambda item: (len(item[1]), item[0]))
+        if len(functions) >= RENAMED_FILE_FUNCTIONS:
+            renamed[old_path] = new_path
+    return renamed
+
+
+def _alike_or_unsayable(old: ErrorInfo, new: ErrorInfo) -> float | None:
+    """For a check given another class: words alike, or none to compare (an error class's `{}`, which builds
+    its message itself)."""
+    if not any(c.isalpha() for c in old.skeleton) or not any(c.isalpha() for c in new.skeleton):
+        return 0.0
+    return _alike(old.skeleton, new.skeleton, REWRITE_SIMILARITY, contained=False)
 
 
 def _alike(old: str, new: str, threshold: float, *, contained: bool) -> float | None:
@@ -241,11 +303,15 @@ def _alike(old: str, new: str, threshold: float, *, contained: bool) -> float | 
     return threshold if held >= CONTAINED_SHARE else None
 
 
-def _link(old: ErrorInfo, new: ErrorInfo) -> str | None:
-    """How two errors of one class may be one: in the same function, the same file, or moved anywhere."""
-    if old.qualname == new.qualname and old.path == new.path:
+def _link(old: ErrorInfo, new: ErrorInfo, renamed: dict[str, str]) -> str | None:
+    """How two errors of one class may be one: in the same function, the same file, or moved anywhere.
+
+    A renamed file (`renamed_files`) is the same file.
+    """
+    same_file = new.path in (old.path, renamed.get(old.path))
+    if old.qualname == new.qualname and same_file:
         return "function"
-    if old.path == new.path:
+    if same_file:
         return "file"
     return "moved" if len(old.skeleton) >= MIN_MOVED_SKELETON else None
 

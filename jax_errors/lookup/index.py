@@ -30,7 +30,15 @@ from rapidfuzz import fuzz
 
 from jax_errors.exceptions import QueryTooLongError
 from jax_errors.lookup.origin import looks_raised_in_xla, without_status
-from jax_errors.template import MARKERS, OPENERS, TEMPLATE_FLAGS, Template, folded, template_pattern
+from jax_errors.template import (
+    MARKERS,
+    OPENERS,
+    TEMPLATE_FLAGS,
+    Template,
+    accepts_any_text,
+    folded,
+    template_pattern,
+)
 
 if TYPE_CHECKING:
     from jax_errors.db.models import RaiseSite
@@ -125,6 +133,9 @@ class Entry:
 
     @cached_property
     def literal_length(self) -> int:
+        """The length of the template's literal text; 0 when its regex matches any text, which then proves nothing."""
+        if accepts_any_text(self.template):
+            return 0
         return sum(len(p.text.strip()) for p in self.template.parts if p.kind == "lit")
 
     @cached_property
@@ -383,8 +394,9 @@ class LookupIndex:
         for key, match in results.items():
             if (framed := framed_site(match.sites, query.jax_frames)) not in (None, match.entry):
                 results[key] = Match(framed, match.score, match.how, match.matched, match.sites)
+        # At one score, a live card before a retired one: today's error is the likelier source.
         ranked = sorted((m for m in results.values() if m.score >= MATCH_FLOOR),
-                        key=lambda m: (-m.score, m.entry.error_id))
+                        key=lambda m: (-m.score, m.entry.until is not None, m.entry.error_id))
         return ranked[:limit]
 
     def _adjusted(self, score: float, card: Entry, wording: Entry, query: Query) -> float:

@@ -19,7 +19,9 @@ from jax_errors.cache import keep
 from jax_errors.db.location import is_url
 from jax_errors.lookup.index import LookupIndex
 
-FORMAT = 2  # bump when what is pickled changes shape, or how an index is derived (2: successors of another class)
+# Bump when what is pickled changes shape, or how an index is derived (3: templates matching any text, lineage
+# through renamed files).
+FORMAT = 3
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 

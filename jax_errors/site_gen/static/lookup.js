@@ -349,7 +349,11 @@
         }
       });
       var ranked = Array.from(grouped.values()).filter(function (m) { return m.score >= scoring.match_floor; });
-      ranked.sort(function (a, b) { return b.score - a.score || compareIds(a.entry.id, b.entry.id); });
+      // lookup.py's ranking: the higher score, then a live card before a retired one, then the smaller id.
+      ranked.sort(function (a, b) {
+        return b.score - a.score || (a.entry.until !== null) - (b.entry.until !== null) ||
+          compareIds(a.entry.id, b.entry.id);
+      });
       return ranked.slice(0, limit);
     }
 
