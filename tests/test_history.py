@@ -256,7 +256,7 @@ MOVED_FUNCTIONS = [(f"f{i}", f"function {i} needs a concrete value, got {{}}") f
 
 
 def test_a_file_whose_functions_went_elsewhere_takes_its_errors_of_few_words_along():
-    """jax 0.4.8 moved `jax/core.py` to `jax/_src/core.py`: `Tracer.__array__`'s `{}` followed it."""
+    """jax 0.4.2 moved `jax/core.py` to `jax/_src/core.py`: a raise of `{}` follows its function there."""
     def errors(path, count):
         return [info(f"{path}:{name}", path, name, "TypeError", words) for name, words in MOVED_FUNCTIONS[:count]]
 
@@ -285,3 +285,19 @@ def test_a_class_that_moved_module_is_the_same_class():
     before = info("core", "jax/core.py", "Trace.full_raise", "jax.core.UnexpectedTracerError", words)
     after = info("errors", "jax/core.py", "Trace.full_raise", "jax.errors.UnexpectedTracerError", words)
     assert linked([before], [after]) == ({("core", "errors")}, set())
+
+
+def test_one_check_repeated_in_several_branches_and_rewritten_is_linked_at_each():
+    """`Trace.full_raise` raised its leaked-tracer error in 4 branches; jax 0.2.19 rewrote all 4 alike."""
+    def raises(prefix, words, count):
+        return [info(f"{prefix}{i}", "jax/core.py", "Trace.full_raise", "UnexpectedTracerError", words)
+                for i in range(count)]
+
+    old_words = "Encountered an unexpected tracer. Perhaps this tracer escaped through global state. Detail: {}"
+    new_words = "A function transformed by JAX had a side effect, letting an intermediate value of shape {} escape"
+    _, reworded = linked(raises("old", old_words, 4), raises("new", new_words, 4))
+    assert reworded == {(f"old{i}", f"new{i}") for i in range(4)}
+    # Four lost and three gained, or two checks lost: no telling which became which.
+    assert linked(raises("old", old_words, 4), raises("new", new_words, 3)) == (set(), set())
+    two_checks = raises("old", old_words, 2) + raises("other", "A second check of the same function: {}", 2)
+    assert linked(two_checks, raises("new", new_words, 4)) == (set(), set())

@@ -9,7 +9,8 @@ vanished are paired with those that appeared: that lineage links the old id to t
   `register_dataclass` -> `_register_dataclass`.
 - *Reworded*: the same class, with alike words, in the same function (REWORD_SIMILARITY) or the
   same file (FILE_REWORD_SIMILARITY): `float0.Got` -> `float0. Got`, or an added sentence.
-- *Rewritten*: the only error of a class a function lost and the only one it gained; or the only
+- *Rewritten*: the only error of a class a function lost and the only one it gained (or n alike
+  ones lost and n alike ones gained: one check repeated in n branches); or the only
   error it lost and the only one it gained, of another class, when their words are alike
   (REWRITE_SIMILARITY) or one has none (`Exception("The numpy.ndarray conversion ...")` ->
   `TracerArrayConversionError(self)`, whose class builds the message).
@@ -250,9 +251,16 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: dict[st
                 gained[place(info, info.path)].append(info)
         for key, olds in lost.items():
             news = gained.get(key, [])
-            if len(olds) == 1 == len(news) and alike(olds[0], news[0]) is not None:
-                pairs.append((olds[0], news[0]))
+            if _one_check(olds, news) and alike(olds[0], news[0]) is not None:
+                pairs += zip(sorted(olds, key=lambda i: i.error_id), sorted(news, key=lambda i: i.error_id))
     return pairs
+
+
+def _one_check(olds: list[ErrorInfo], news: list[ErrorInfo]) -> bool:
+    """Whether a place lost one check and gained one: an error each, or as many of each, the olds worded
+    alike and the news worded alike (a check repeated in n branches, as `Trace.full_raise` raised its
+    leaked-tracer error in 4 until jax 0.2.19). Which of n raises pairs with which is left to their ids."""
+    return len(olds) == len(news) > 0 and len({o.skeleton for o in olds}) == 1 == len({n.skeleton for n in news})
 
 
 def renamed_files(removed: list[ErrorInfo], added: list[ErrorInfo]) -> dict[str, str]:
