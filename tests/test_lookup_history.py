@@ -38,6 +38,14 @@ DIVIDE = '''
         def {}(a, b):
             raise ValueError(f"Cannot divide evenly the sizes of shapes {{a}} and {{b}}")
     '''
+# Two checks whose templates both fit one message: its words follow one further.
+OLD["jax/_src/verify.py"] = '''
+        def verify_module(lines):
+            raise ValueError(f"Cannot lower jaxpr with verifier errors{lines} (see the dump)")
+
+        def verify_operation(lines):
+            raise ValueError(f"Cannot lower jaxpr with verifier errors:{lines} (see the dump)")
+    '''
 OLD["jax/_src/sizes.py"] = DIVIDE.format("divide_sizes")
 OLD["jax/_src/polynomial.py"] = DIVIDE.format("divide_symbolic_sizes")
 NEW = {
@@ -112,6 +120,16 @@ def test_at_one_score_the_live_card_comes_before_a_retired_one(history_db):
     assert first.score == second.score and (first.how, second.how) == ("template", "template")
     assert (first.entry.path, first.entry.until, first.worded_until) == ("jax/_src/sizes.py", None, "jax-v0.0.1")
     assert (second.entry.path, second.entry.until) == ("jax/_src/polynomial.py", "jax-v0.0.1")
+    assert second.entry.error_id < first.entry.error_id  # not the order of their ids
+
+
+def test_at_one_score_the_card_whose_leading_words_the_message_follows_comes_first(history_db):
+    index = open_index(open_database(history_db))
+    first, second = index.lookup(Query("Cannot lower jaxpr with verifier errors: 2 ops (see the dump)", "ValueError"))
+    assert first.score == second.score == 1.0
+    assert (first.entry.template.text, second.entry.template.text) == (
+        "Cannot lower jaxpr with verifier errors:{lines} (see the dump)",
+        "Cannot lower jaxpr with verifier errors{lines} (see the dump)")
     assert second.entry.error_id < first.entry.error_id  # not the order of their ids
 
 
@@ -204,4 +222,4 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
 
     assert len(snapshot_stats(open_database(db))) == 193
     index = stored.stored_index(str(db))
-    assert evaluate(index, issue_messages()) == (101, 105, 2)
+    assert evaluate(index, issue_messages()) == (103, 105, 2)

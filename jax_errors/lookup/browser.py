@@ -110,6 +110,7 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
         "regex": regex, "literal_length": entry.literal_length,
         "anchors": " ".join(sorted(entry.anchor_words)), "anchor_key": anchor_key,
         "raised": entry.error_id in index.raised, "live_id": entry.live_id, "until": entry.until,
+        "lead": entry.lead if entry.card_id == entry.error_id else None,  # only a card is ranked by it
         "group": siblings[0].error_id if siblings else None,
     }
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -79,6 +80,8 @@ RESEMBLANCE_OTHER_CLASS = 0.9
 CONFIDENCE = {"high": 0.9, "medium": 0.75}
 # Results scoring below this are not shown (see README "Lookup" for the calibration).
 MATCH_FLOOR = 0.6
+# How much of a card's leading words ranks results of one score (`Entry.lead`).
+LEAD_CHARS = 80
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
 VALUES = re.compile(r"\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\([^()]*\)|\[[^\[\]]*\]")
@@ -161,6 +164,18 @@ class Entry:
                 tokens = tokens[:-1]
             words.update(tokens)
         return frozenset(words)
+
+    @cached_property
+    def lead(self) -> str:
+        """The literal text every message of the template starts with (up to its first placeholder or optional
+        part), folded, at most LEAD_CHARS characters: of two results of one score, the one whose lead
+        the message follows further comes first."""
+        text = []
+        for part in self.template.parts:
+            if part.kind != "lit":
+                break
+            text.append(part.text)
+        return folded("".join(text))[:LEAD_CHARS]
 
     @cached_property
     def fuzzy_key(self) -> str:
@@ -394,9 +409,12 @@ class LookupIndex:
         for key, match in results.items():
             if (framed := framed_site(match.sites, query.jax_frames)) not in (None, match.entry):
                 results[key] = Match(framed, match.score, match.how, match.matched, match.sites)
-        # At one score, a live card before a retired one: today's error is the likelier source.
+        # At one score, a live card before a retired one (today's error is the likelier source), then the card
+        # whose own words the message follows further (`... verifier errors:` and `... verifier errors.`).
+        text = folded(query.message)
         ranked = sorted((m for m in results.values() if m.score >= MATCH_FLOOR),
-                        key=lambda m: (-m.score, m.entry.until is not None, m.entry.error_id))
+                        key=lambda m: (-m.score, m.entry.until is not None, -shared_start(m.entry.lead, text),
+                                       m.entry.error_id))
         return ranked[:limit]
 
     def _adjusted(self, score: float, card: Entry, wording: Entry, query: Query) -> float:
@@ -420,6 +438,11 @@ def template_score(entry: Entry, message: str) -> float:
     coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
     strength = max(coverage, min(1.0, entry.literal_length / STRONG_LITERAL))
     return WEAK_TEMPLATE_BASE + (TEMPLATE_BASE - WEAK_TEMPLATE_BASE) * strength + COVERAGE_WEIGHT * coverage
+
+
+def shared_start(lead: str, text: str) -> int:
+    """How many characters `text` begins with of `lead`."""
+    return len(os.path.commonprefix([lead, text]))
 
 
 def fuzzy_ratio(key: str, other: str) -> float:

@@ -317,6 +317,13 @@
       return byId.get(entry.live_id || entry.id) || entry;
     }
 
+    // lookup.py's shared_start: how many characters (code points) `spaced` begins with of `lead`.
+    function sharedStart(lead, spaced) {
+      var a = Array.from(lead || ""), b = Array.from(spaced), n = 0;
+      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      return n;
+    }
+
     function compareIds(a, b) {
       return a < b ? -1 : a > b ? 1 : 0;
     }
@@ -349,10 +356,12 @@
         }
       });
       var ranked = Array.from(grouped.values()).filter(function (m) { return m.score >= scoring.match_floor; });
-      // lookup.py's ranking: the higher score, then a live card before a retired one, then the smaller id.
+      // lookup.py's ranking: the higher score, a live card before a retired one, the card whose leading
+      // words the message follows further, then the smaller id.
+      var spaced = text.split(query.message).join(" ");
       ranked.sort(function (a, b) {
         return b.score - a.score || (a.entry.until !== null) - (b.entry.until !== null) ||
-          compareIds(a.entry.id, b.entry.id);
+          sharedStart(b.entry.lead, spaced) - sharedStart(a.entry.lead, spaced) || compareIds(a.entry.id, b.entry.id);
       });
       return ranked.slice(0, limit);
     }
