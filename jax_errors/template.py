@@ -297,7 +297,15 @@ class Wording:
         self._unique = {name: paths[0] for name, paths in by_name.items() if len(paths) == 1}
 
     def of(self, path: str | None) -> Template | None:
-        return self.templates.get(path) if path else None
+        """What the class or function at `path` words; by its name alone when no other of the snapshot has it,
+        since JAX raises classes by a path that re-exports them (`jax.errors.TracerIntegerConversionError`
+        is `jax._src.errors`'s)."""
+        if not path:
+            return None
+        found = self.templates.get(path)
+        if found is None and (unique := self._unique.get(path.rpartition(".")[2])) is not None:
+            found = self.templates[unique]
+        return found
 
     def of_call(self, expression: str) -> Template | None:
         """What `helper(...)` or `module.helper(...)` words, when one function of the snapshot has that name."""

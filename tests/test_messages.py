@@ -260,6 +260,20 @@ def test_helpers_and_factories_of_other_modules_word_the_message_where_it_is_sho
     assert as_raised(f.template, f.exc_class, twice) is f.template
 
 
+def test_a_class_raised_by_a_path_that_re_exports_it_is_worded_by_its_name():
+    """jax 0.2.10-0.4.7 raised `jax.errors.TracerIntegerConversionError`, which `jax._src.errors` defines."""
+    from jax_errors.template import Part, Template, Wording, as_raised
+
+    words = Template((Part("lit", "The __index__() method was called on the JAX Tracer object "), Part("expr", "tracer")))
+    raised_as = Template((Part("expr", "self"),))
+    wording = Wording({"jax._src.errors.TracerIntegerConversionError": words})
+    assert as_raised(raised_as, "jax.errors.TracerIntegerConversionError", wording) is words
+    # A name two classes have tells neither apart.
+    twice = Wording({"jax._src.errors.TracerIntegerConversionError": words,
+                     "jax.experimental.errors.TracerIntegerConversionError": words})
+    assert as_raised(raised_as, "jax.errors.TracerIntegerConversionError", twice) is raised_as
+
+
 def test_a_message_passed_in_reads_as_each_caller_of_the_module_words_it():
     site = raised('''
         def _check_specs_match(lhs_spec, rhs_spec, msg):
