@@ -66,7 +66,7 @@ def package_snapshot(files: Iterable[tuple[str, bytes]], *, origin: str, source:
                      committed_at: datetime | None = None, known_version: str | None = None) -> SourceSnapshot:
     """A built jax package's `.py` files (paths from the folder holding `jax/`), pinned by its `version.py`.
 
-    `known_version` stands in for a `version.py` the package lacks (jax 0.1.1-0.1.19's archives, whose
+    `known_version` stands in for a `version.py` the package lacks (the archives of jax 0.0 to 0.1.19, whose
     version the package index names).
     """
     read = [SourceFile.from_bytes(path, data) for path, data in sorted(files)]

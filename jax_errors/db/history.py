@@ -232,6 +232,7 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: dict[st
     """
     renamed = renamed or {}
     pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
+
     def alike_by(threshold: float) -> Callable[[ErrorInfo, ErrorInfo], float | None]:
         return lambda old, new: _alike(old.skeleton, new.skeleton, threshold, contained=False)
 
