@@ -133,6 +133,19 @@ def test_at_one_score_the_card_whose_leading_words_the_message_follows_comes_fir
     assert second.entry.error_id < first.entry.error_id  # not the order of their ids
 
 
+def test_a_message_pasted_as_a_json_string_is_read_as_the_text_it_encodes(history_db):
+    index = open_index(open_database(history_db))
+    text = "vmap in_axes has 2 entries but the function takes 3 arguments"
+    [plain, *_] = index.lookup(Query(text, "ValueError"))
+    [quoted, *_] = index.lookup(Query(json.dumps(text), "ValueError"))
+    assert quoted == plain and quoted.how == "template"
+    # Quotes that make no JSON string, and a repr's single quotes (a KeyError's message), stay the message's own.
+    from jax_errors.lookup.index import unquoted
+
+    assert unquoted('"axis" and "name"') == '"axis" and "name"' and unquoted("'x_axis'") == "'x_axis'"
+    assert unquoted('"a\\nb"') == "a\nb"
+
+
 def test_a_removed_error_is_its_own_card_and_says_so(history_db):
     index = open_index(open_database(history_db))
     [best] = index.lookup("TypeError: the legacy xmap path was removed long ago and nothing replaces it: 3")
@@ -222,4 +235,4 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
 
     assert len(snapshot_stats(open_database(db))) == 193
     index = stored.stored_index(str(db))
-    assert evaluate(index, issue_messages()) == (104, 106, 2)
+    assert evaluate(index, issue_messages()) == (105, 107, 2)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import json
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -218,6 +219,19 @@ class Query:
     jax_frames: tuple[tuple[str, int], ...] = field(default=())
 
 
+def unquoted(message: str) -> str:
+    """A message pasted as a JSON string (in double quotes, its line breaks written `\\n`, as a log or a
+    notebook's JSON holds it) is the text it encodes; any other message is itself."""
+    if len(message) >= 2 and message[0] == message[-1] == '"':
+        try:
+            value = json.loads(message)
+        except ValueError:
+            return message
+        if isinstance(value, str):
+            return value
+    return message
+
+
 def parse_query(text: str) -> Query:
     """Read a bare message, `ValueError: message`, or a traceback ending in one.
 
@@ -343,6 +357,7 @@ class LookupIndex:
             query = parse_query(query)
         if len(query.message) > MAX_QUERY_CHARS:
             raise QueryTooLongError(len(query.message), MAX_QUERY_CHARS)
+        query = dataclasses.replace(query, message=unquoted(query.message))
         found: dict[int, tuple[float, str]] = {}
         for message in dict.fromkeys((query.message, without_status(query.message))):
             words = frozenset(message.split())

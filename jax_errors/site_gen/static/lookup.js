@@ -222,6 +222,19 @@
       return runtimeClasses.has(query.excClass) || statusPrefix.test(query.message) || cppWords.test(query.message);
     }
 
+    // lookup.py's unquoted: a message pasted as a JSON string is the text it encodes.
+    function unquoted(message) {
+      if (message.length >= 2 && message[0] === '"' && message[message.length - 1] === '"') {
+        try {
+          var value = JSON.parse(message);
+          if (typeof value === "string") return value;
+        } catch (error) {
+          return message;
+        }
+      }
+      return message;
+    }
+
     function jaxRelative(file) {
       var index = file.lastIndexOf("/jax/");
       if (index < 0 || file.slice(index).indexOf("/jaxlib/") >= 0) return null;
@@ -292,6 +305,7 @@
 
     function lookup(query, limit) {
       if (typeof query === "string") query = parseQuery(query);
+      query = {message: unquoted(query.message), excClass: query.excClass, jaxFrames: query.jaxFrames};
       if (limit === undefined) limit = scoring.limit;
       var found = new Map();
       var variants = [query.message, withoutStatus(query.message)];
