@@ -231,3 +231,17 @@ def test_every_release_on_the_index_is_crawled_the_oldest_archives_named_by_the_
     assert rows["0.0.0a1"].committed_at == datetime(2018, 12, 7, 19, 13, 36)
     lines = [line for line in result.output.splitlines() if line.startswith("jax-v")]
     assert [line.split(" ", 1)[0] for line in lines] == ["jax-v0.0.0a1", "jax-v0.0.0a2", "jax-v0.0.1", "jax-v0.0.2"]
+
+
+def test_a_release_that_records_no_commit_is_shown_without_a_made_up_one(tmp_path, index_env):
+    index_env(sdists=True)
+    db = tmp_path / "catalogue.db"
+    assert CliRunner().invoke(cli, ["crawl", "--db", str(db), "--pypi", "0.0.0a1", "--pypi", "0.0.1"]).exit_code == 0
+    site = tmp_path / "site"
+    result = CliRunner().invoke(cli, ["build", "--db", str(db), "--out", str(site), "--no-search",
+                                      "--knowledge", str(tmp_path / "none"), "--cases", str(tmp_path / "none")])
+    assert result.exit_code == 0, result.output
+    pages = "".join(page.read_text() for page in site.rglob("*.html"))
+    assert "jax-v0.0.0a1" in pages and "release-0.0.0a1" not in pages
+    assert "none recorded" in (site / "index.html").read_text()
+    assert f'<code class="dim">{"a" * 10}</code>' in pages  # a wheel's commit is still shown

@@ -30,7 +30,7 @@ from jax_errors.site_gen.links import (
     issue_search_url,
     relative_root,
 )
-from jax_errors.snapshots import short_commit
+from jax_errors.snapshots import is_commit, short_commit
 from jax_errors.template import MARKERS
 
 SITE_NAME = "jax-errors"
@@ -111,6 +111,7 @@ def environment() -> Environment:
         markdown=markdown, markdown_inline=markdown_inline, message=message, excerpt=excerpt,
         python=python, day=day, short=short_commit, plural=plural, ident=ident,
     )
+    env.tests["commit"] = is_commit
     env.globals.update(
         site_name=SITE_NAME, repo_url=GITHUB_REPO, card_path=card_path, card_json_path=card_json_path,
         diff_path=lambda diff: diff_path(diff.old.label, diff.new.label), github_url=github_url,
