@@ -243,5 +243,6 @@ def test_a_release_that_records_no_commit_is_shown_without_a_made_up_one(tmp_pat
     assert result.exit_code == 0, result.output
     pages = "".join(page.read_text() for page in site.rglob("*.html"))
     assert "jax-v0.0.0a1" in pages and "release-0.0.0a1" not in pages
-    assert "none recorded" in (site / "index.html").read_text()
+    assert 'none recorded</span> (<a href="https://github.com/jax-ml/jax/tree/jax-v0.0.0a1">its tag</a>)' in (
+        site / "index.html").read_text()
     assert f'<code class="dim">{"a" * 10}</code>' in pages  # a wheel's commit is still shown
