@@ -331,10 +331,15 @@
       return byId.get(entry.live_id || entry.id) || entry;
     }
 
-    // lookup.py's shared_start: how many characters (code points) `spaced` begins with of `lead`.
+    // lookup.py's shared_start: how many characters (code points) `spaced` begins with of `lead`;
+    // read no further than the lead, however long the message.
     function sharedStart(lead, spaced) {
-      var a = Array.from(lead || ""), b = Array.from(spaced), n = 0;
-      while (n < a.length && n < b.length && a[n] === b[n]) n++;
+      var rest = spaced[Symbol.iterator](), n = 0;
+      for (var ch of (lead || "")) {
+        var next = rest.next();
+        if (next.done || next.value !== ch) break;
+        n++;
+      }
       return n;
     }
 
