@@ -58,7 +58,7 @@ class Template:
                 pieces.append(p.text if p.kind == "lit" else "…")
         # Placeholders next to each other, or joined by punctuation alone, read as one: `….…` is `…`.
         text = _ADJACENT_PLACEHOLDERS.sub("…", " ".join("".join(pieces).split()))
-        if not _WORD.search(text):  # placeholders and punctuation alone: no title
+        if not spells_words(text):  # placeholders and punctuation alone: no title
             return ""
         return shortened(text, TITLE_LENGTH)
 
@@ -72,7 +72,7 @@ class Template:
     @property
     def has_words(self) -> bool:
         """Whether the source spells out any word of the message (punctuation alone, `{a} != {b}`, is none)."""
-        return any(p.kind == "lit" and _WORD.search(p.text) for p in self.parts)
+        return any(p.kind == "lit" and spells_words(p.text) for p in self.parts)
 
     @property
     def complete(self) -> bool:
@@ -104,6 +104,11 @@ class Template:
 
 
 EMPTY = Template(())
+
+
+def spells_words(text: str) -> bool:
+    """Whether literal text (or a skeleton, its placeholders `{}`) holds a word: a letter or a digit."""
+    return _WORD.search(text) is not None
 
 
 def literal(text: str) -> Template:

@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 from jax_errors.db.models import Occurrence, RaiseSite, Snapshot
 from jax_errors.db.queries import chunks
 from jax_errors.snapshots import version_key
-from jax_errors.template import Template
+from jax_errors.template import Template, spells_words
 
 # How alike two skeletons must be (difflib ratio) for a vanished error to count as reworded: in the
 # same function, or in another function of the same file; or as moved, anywhere.
@@ -289,7 +289,7 @@ def renamed_files(removed: list[ErrorInfo], added: list[ErrorInfo]) -> dict[str,
 def _alike_or_unsayable(old: ErrorInfo, new: ErrorInfo) -> float | None:
     """For a check given another class: words alike, or none to compare (an error class's `{}`, which builds
     its message itself)."""
-    if not any(c.isalpha() for c in old.skeleton) or not any(c.isalpha() for c in new.skeleton):
+    if not spells_words(old.skeleton) or not spells_words(new.skeleton):
         return 0.0
     return _alike(old.skeleton, new.skeleton, REWRITE_SIMILARITY, contained=False)
 
