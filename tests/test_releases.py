@@ -71,25 +71,26 @@ def write_index(root: Path, *, corrupt: str | None = None, missing: str | None =
     """
     files, links = [], []
     (root / "files").mkdir(parents=True, exist_ok=True)
+
+    def list_file(name: str, data: bytes, uploaded: str) -> None:
+        files.append({"filename": name, "hashes": {"sha256": hashlib.sha256(data).hexdigest()},
+                      "upload-time": uploaded, "url": f"../../files/{name}", "yanked": False})
+        links.append(f'<a href="../../files/{name}">{name}</a>')
+
     for version, (uploaded, sources) in SDISTS.items() if sdists else ():
         name = f"jax-{version}.tar.gz"
         data = make_sdist(version, sources)
         (root / "files" / name).write_bytes(data)
-        files.append({"filename": name, "hashes": {"sha256": hashlib.sha256(data).hexdigest()},
-                      "upload-time": uploaded, "url": f"../../files/{name}", "yanked": False})
-        links.append(f'<a href="../../files/{name}">{name}</a>')
+        list_file(name, data, uploaded)
     for version, (commit, uploaded, extra) in RELEASES.items():
         name = f"jax-{version}-py3-none-any.whl"
         data = make_wheel(version, commit, extra)
-        digest = hashlib.sha256(data).hexdigest()
         (root / "files" / name).unlink(missing_ok=True)
         if version != missing:
             # A tampered wheel still reads as one; only the index's hash tells it apart.
             served = make_wheel(version, commit, extra + "# tampered\n") if version == corrupt else data
             (root / "files" / name).write_bytes(served)
-        files.append({"filename": name, "hashes": {"sha256": digest}, "upload-time": uploaded,
-                      "url": f"../../files/{name}", "yanked": False})
-        links.append(f'<a href="../../files/{name}">{name}</a>')
+        list_file(name, data, uploaded)
     project = root / "simple" / "jax"
     project.mkdir(parents=True, exist_ok=True)
     (project / "index.html").write_text("<html><body>" + "".join(links) + "</body></html>")
