@@ -20,6 +20,8 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 from jax_errors.crawler.crawl import crawl_snapshot
@@ -151,9 +153,10 @@ def refresh(args, results) -> None:
 
     The refresh crawls the commit, re-runs the cases whose raise site changed on its jax source
     (when it accepts the installed jaxlib) and rewrites the site's changed pages; Pagefind runs
-    again only when what it indexes changed. Each --refresh-rev is measured on its own, twice from
-    the same parent: in a process of its own, as `jax-errors refresh` runs (the time inside it, not
-    its start), and in this process, after the parent's crawl and build.
+    again only when what it indexes changed, over the shards whose pages changed. Each --refresh-rev
+    is measured on its own, three times from the same parent: in a process of its own, as
+    `jax-errors refresh` runs (the time inside it, not its start); the same with the search index in
+    one shard (Pagefind reads every card again); and in this process, after the parent's crawl and build.
     """
     for rev in args.refresh_rev or DEFAULT_REFRESH_REVS:
         _refresh_one(args, results, rev)
@@ -171,8 +174,10 @@ from jax_errors.crawler.refresh import refresh
 from jax_errors.crawler.repository import JaxRepository
 from jax_errors.db.engine import open_database
 from jax_errors.reproduce.cases import load_cases
+from jax_errors.site_gen import search_index
 from jax_errors.site_gen.build import SiteConfig
-db, repo, rev, out, root, answer = sys.argv[1:]
+db, repo, rev, out, root, answer, shards = sys.argv[1:]
+search_index.SHARDS = int(shards)
 site = SiteConfig(out=Path(out), knowledge_dir=Path(root) / "knowledge", cases_dir=Path(root) / "cases")
 cases = load_cases(Path(root) / "cases")
 with JaxRepository(repo) as repository:
@@ -190,6 +195,7 @@ def _refresh_one(args, results, rev: str) -> None:
     from jax_errors.reproduce.case_runner import run_cases
     from jax_errors.reproduce.cases import load_cases
     from jax_errors.reproduce.source_tree import export_tree
+    from jax_errors.site_gen import search_index
     from jax_errors.site_gen.build import SiteConfig, build_site
 
     with JaxRepository(args.repo) as repository, tempfile.TemporaryDirectory() as tmp:
@@ -206,11 +212,14 @@ def _refresh_one(args, results, rev: str) -> None:
         site = SiteConfig(out=tmp / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases")
         build_s, _ = timed(build_site, engine, site)
         engine.dispose()
-        shutil.copyfile(tmp / "refresh.db", tmp / "alone.db")
-        shutil.copytree(tmp / "site", tmp / "alone-site")
-        subprocess.run([sys.executable, "-c", _REFRESH_ALONE, str(tmp / "alone.db"), str(args.repo), commit.hexsha,
-                        str(tmp / "alone-site"), str(ROOT), str(tmp / "alone.json")], check=True)
-        alone = json.loads((tmp / "alone.json").read_text())
+        alone = _refresh_alone(args, tmp, commit.hexsha, "site", search_index.SHARDS)
+        # The baseline: the index in one shard, so Pagefind reads every card again when it runs.
+        shards, search_index.SHARDS = search_index.SHARDS, 1
+        try:
+            build_site(engine, replace(site, out=tmp / "one-shard-site"))
+            one_shard = _refresh_alone(args, tmp, commit.hexsha, "one-shard-site", 1)
+        finally:
+            search_index.SHARDS = shards
         refresh_s, r = timed(refresh_catalogue, engine, repository, commit.hexsha, jobs=2, cases=cases, site=site)
         full_s, _ = timed(crawl_snapshot, fresh_db(tmp, "full"), repository.snapshot(commit.hexsha), jobs=2)
         print(f"refresh: {r.summary()}")
@@ -220,7 +229,20 @@ def _refresh_one(args, results, rev: str) -> None:
                pages_rewritten=alone["pages_rewritten"], cards_rendered=alone["rendered"], site_s=alone["site_s"],
                search_indexed_again=bool(r.site and r.site.searched), refresh_s=alone["refresh_s"],
                in_this_process_s=refresh_s, full_crawl_s=full_s, full_site_build_s=build_s,
-               refresh_vs_full_crawl_and_build=alone["refresh_s"] / (full_s + build_s))
+               refresh_vs_full_crawl_and_build=alone["refresh_s"] / (full_s + build_s),
+               one_shard_refresh_s=one_shard["refresh_s"], vs_one_shard=alone["refresh_s"] / one_shard["refresh_s"])
+
+
+def _refresh_alone(args, tmp: Path, rev: str, site: str, shards: int) -> dict:
+    """The refresh to `rev` from a copy of the parent's database and `site` (its search index in `shards`
+    shards), in a process of its own."""
+    work = tmp / f"alone-{site}"
+    work.mkdir()
+    shutil.copyfile(tmp / "refresh.db", work / "catalogue.db")
+    shutil.copytree(tmp / site, work / "site")
+    subprocess.run([sys.executable, "-c", _REFRESH_ALONE, str(work / "catalogue.db"), str(args.repo), rev,
+                    str(work / "site"), str(ROOT), str(work / "answer.json"), str(shards)], check=True)
+    return json.loads((work / "answer.json").read_text())
 
 
 @benchmark
@@ -325,11 +347,13 @@ def lookup(args, results) -> None:
 
 @benchmark
 def search_page(args, results) -> None:
-    """The site's search page on a deep link (`search.html?q=...`): when its first lookup result shows.
+    """The site's search page on a deep link (`search.html?q=...`): when its first lookup result shows,
+    and its first full-text result.
 
     Each load is a fresh Chromium context (nothing cached), the site served over local HTTP. Over
-    the installed jax's catalogue, or with --lookup-db over every release's. Baseline in the same
-    run: downloading and parsing `api/lookup.json` alone, also in a fresh context.
+    the installed jax's catalogue, or with --lookup-db over every release's. Baselines in the same
+    run: downloading and parsing `api/lookup.json` alone, also in a fresh context; and the
+    full-text result of the same site with its search index in one shard (nothing merged).
     """
     import threading
     import urllib.parse
@@ -337,6 +361,7 @@ def search_page(args, results) -> None:
     from playwright.sync_api import sync_playwright
 
     from jax_errors.crawler.installed import installed_snapshot
+    from jax_errors.site_gen import search_index
     from jax_errors.site_gen.build import SiteConfig, build_site
     from jax_errors.site_gen.serve import make_server
 
@@ -353,46 +378,75 @@ def search_page(args, results) -> None:
       await (await fetch('api/lookup.json', {cache: 'no-store'})).json();
       return performance.now() - started;
     }"""
+    full_text = """async () => {
+      await new Promise(resolve => {
+        const shown = () => document.querySelector('.pagefind-ui__result-link');
+        if (shown()) return resolve();
+        new MutationObserver((_, seen) => { if (shown()) { seen.disconnect(); resolve(); } })
+          .observe(document.body, {childList: true, subtree: true});
+      });
+      return performance.now();
+    }"""
     with tempfile.TemporaryDirectory() as tmp:
         if args.lookup_db:
             engine = open_database(shutil.copyfile(args.lookup_db, Path(tmp) / "releases.db"))
         else:
             engine = fresh_db(Path(tmp), "search")
             crawl_snapshot(engine, installed_snapshot(), jobs=2)
-        built = build_site(engine, SiteConfig(out=Path(tmp) / "site", knowledge_dir=ROOT / "knowledge",
-                                              cases_dir=ROOT / "cases"))
+        config = SiteConfig(out=Path(tmp) / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases")
+        built = build_site(engine, config)
+        shards, search_index.SHARDS = search_index.SHARDS, 1  # the full-text baseline: the index in one shard
+        try:
+            one_shard = build_site(engine, replace(config, out=Path(tmp) / "one-shard-site"))
+        finally:
+            search_index.SHARDS = shards
         size = (built.out / "api" / "lookup.json").stat().st_size
-        server = make_server(built.out, 0)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_port}/"
+        servers = [make_server(site.out, 0) for site in (built, one_shard)]
+        for server in servers:
+            threading.Thread(target=server.serve_forever, daemon=True).start()
+        url, one_shard_url = (f"http://127.0.0.1:{server.server_port}/" for server in servers)
+        deep_link = f"search.html?q={urllib.parse.quote(message)}"
 
         def first_result_s(page) -> float:
-            page.goto(f"{url}search.html?q={urllib.parse.quote(message)}", wait_until="commit")
+            page.goto(url + deep_link, wait_until="commit")
             return page.evaluate(first_result) / 1000
 
         def lookup_json_s(page) -> float:
             page.goto(url + "index.html")
             return page.evaluate(bare) / 1000
 
-        shown, alone = [], []
+        def full_text_s(page, site_url: str) -> float:
+            page.goto(site_url + deep_link, wait_until="commit")
+            return page.evaluate(full_text) / 1000
+
+        measures = {"shown": first_result_s, "alone": lookup_json_s,
+                    "full_text": partial(full_text_s, site_url=url),
+                    "one_shard_full_text": partial(full_text_s, site_url=one_shard_url)}
+        times: dict[str, list[float]] = {name: [] for name in measures}
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(
                     executable_path=os.environ.get("JAX_ERRORS_CHROMIUM", "/usr/bin/chromium"),
                     args=["--headless", "--no-sandbox", "--disable-gpu"])
                 for _ in range(10):
-                    for into, measure in ((shown, first_result_s), (alone, lookup_json_s)):
+                    for name, measure in measures.items():
                         context = browser.new_context()  # nothing cached
-                        into.append(measure(context.new_page()))
+                        times[name].append(measure(context.new_page()))
                         context.close()
                 browser.close()
         finally:
-            server.shutdown()
-            server.server_close()
+            for server in servers:
+                server.shutdown()
+                server.server_close()
+    shown, alone = times["shown"], times["alone"]
     report(results, "search_page", cards=built.cards, lookup_json_mb=size / 1e6,
            first_result_median_s=statistics.median(shown), first_result_max_s=max(shown),
            lookup_json_alone_median_s=statistics.median(alone),
-           first_result_vs_lookup_json_alone=statistics.median(shown) / statistics.median(alone))
+           first_result_vs_lookup_json_alone=statistics.median(shown) / statistics.median(alone),
+           full_text_first_result_median_s=statistics.median(times["full_text"]),
+           full_text_first_result_max_s=max(times["full_text"]),
+           one_shard_full_text_median_s=statistics.median(times["one_shard_full_text"]),
+           full_text_vs_one_shard=statistics.median(times["full_text"]) / statistics.median(times["one_shard_full_text"]))
 
 
 @benchmark

@@ -5,6 +5,7 @@ browser download is never used. A missing Chromium fails this test: CI must prov
 """
 
 import os
+import urllib.parse
 from contextlib import contextmanager
 from pathlib import Path
 from threading import Thread
@@ -399,4 +400,27 @@ def test_full_text_search_lists_the_live_wording_above_a_retired_one(page, git_r
         links.nth(1).wait_for(timeout=TIMEOUT_MS)
         assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
             f"/errors/{live}.html", f"/errors/{retired}.html"]
+    assert page.errors == []
+
+
+def test_a_site_built_without_full_text_search_says_so_and_its_lookup_still_works(page, git_repo, tmp_path):
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.db.engine import open_database
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    engine = open_database(tmp_path / "catalogue.db")
+    git_repo.commit(LIVE_WORDING, "new", tag="jax-v0.0.2")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(engine, repository.snapshot("jax-v0.0.2"))
+    report = build_site(engine, SiteConfig(out=tmp_path / "_site", knowledge_dir=tmp_path / "none",
+                                           cases_dir=tmp_path / "none", search=False))
+    assert not (report.out / "pagefind").exists()
+    with served(report.out) as url:
+        message = ("NameError: unknown axis name 'z' for the mesh; a computation over a mesh may only use the names "
+                   "it declares, see the documentation of jax.sharding.Mesh")
+        page.goto(url + "search.html?q=" + urllib.parse.quote(message))
+        page.locator("#search-unavailable").wait_for(state="visible", timeout=TIMEOUT_MS)
+        page.locator("#lookup-results li").first.wait_for(timeout=TIMEOUT_MS)
+        assert page.locator(".pagefind-ui__search-input").count() == 0
     assert page.errors == []

@@ -230,7 +230,9 @@ def test_serve_previews_the_site_on_localhost(site):
         base = f"http://127.0.0.1:{server.server_port}/"
         with urllib.request.urlopen(base + f"errors/{SEED_ID}.html", timeout=10) as response:
             assert response.status == 200 and b"all_gather_reduced only accepts" in response.read()
-        with urllib.request.urlopen(base + "pagefind/pagefind-entry.json", timeout=10) as response:
+        with urllib.request.urlopen(base + "pagefind/shards.js", timeout=10) as response:
+            first_shard = re.search(rb'Shards = \["(\d+)"', response.read()).group(1).decode()
+        with urllib.request.urlopen(base + f"pagefind/{first_shard}/pagefind-entry.json", timeout=10) as response:
             assert json.loads(response.read())["languages"]
     finally:
         server.shutdown()

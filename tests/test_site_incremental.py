@@ -18,6 +18,8 @@ from jax_errors.site_gen import output
 from jax_errors.site_gen.build import SiteConfig, build_site
 from jax_errors.site_gen.links import card_path
 from jax_errors.site_gen.output import BUILDING, MARKER
+from jax_errors.site_gen.search_index import shard_list, shard_of
+from jax_errors.site_gen.search_sources import SOURCES_DIR
 
 
 @pytest.fixture
@@ -39,6 +41,16 @@ def build(engine, out: Path, **options):
     config = SiteConfig(out=out, knowledge_dir=out.parent / "no-knowledge", cases_dir=out.parent / "no-cases",
                         search=options.pop("search", False), **options)
     return build_site(engine, config)
+
+
+def searchable(site: Path) -> dict[str, str]:
+    """What the last finished search index of `site` indexes: page -> hash of its document."""
+    return json.loads((site / MARKER).read_text())["searchable"]
+
+
+def fragments(site: Path) -> dict[Path, int]:
+    """The page fragments of every shard of `site`'s search index, with their times of writing."""
+    return {path: path.stat().st_mtime_ns for path in (site / "pagefind").glob("*/fragment/*.pf_fragment")}
 
 
 def other_card(engine) -> str:
@@ -131,10 +143,11 @@ def test_a_build_cut_short_or_a_changed_generator_means_a_full_build(catalogue, 
 def test_the_search_index_is_kept_when_no_page_changed(catalogue, tmp_path):
     engine, reword = catalogue
     first = build(engine, tmp_path / "site", search=True)
-    entry = tmp_path / "site" / "pagefind" / "pagefind-entry.json"
-    made = entry.stat().st_mtime_ns
+    entries = {path: path.stat().st_mtime_ns for path in (tmp_path / "site" / "pagefind").glob("*/pagefind-entry.json")}
+    assert len(entries) == len({shard_of(page) for page in searchable(tmp_path / "site")}) == 2
     again = build(engine, tmp_path / "site", search=True)
-    assert again.indexed == first.indexed and entry.stat().st_mtime_ns == made
+    assert again.indexed == first.indexed == 2 and not again.searched
+    assert {path: path.stat().st_mtime_ns for path in entries} == entries
     reword()
     assert build(engine, tmp_path / "site", search=True).indexed == 3
 
@@ -159,17 +172,17 @@ def test_a_build_cut_short_while_emptying_its_folder_does_not_stop_the_next(cata
 
 def test_a_search_index_pagefind_left_unfinished_is_made_again(catalogue, tmp_path, monkeypatch):
     from jax_errors.exceptions import SearchIndexError
-    from jax_errors.site_gen import build as build_module
+    from jax_errors.site_gen import search_index
 
     engine, _ = catalogue
 
-    class DiskFull(build_module.IndexRun):
+    class DiskFull(search_index.IndexRun):
         def wait(self):
             super().wait()
             (self.bundle / "pagefind-entry.json").write_text("")  # what a full disk leaves
             raise SearchIndexError("pagefind failed (1): No space left on device")
 
-    monkeypatch.setattr(build_module, "IndexRun", DiskFull)
+    monkeypatch.setattr(search_index, "IndexRun", DiskFull)
     with pytest.raises(SearchIndexError):
         build(engine, tmp_path / "site", search=True)
     assert not (tmp_path / "site" / "pagefind").exists()
@@ -208,7 +221,7 @@ def test_every_card_links_to_the_report_url_and_a_new_one_renders_every_card_aga
 
 def test_a_commit_that_only_moves_raises_keeps_the_search_index_and_it_equals_a_fresh_one(
         catalogue, git_repo, two_errors, tmp_path, monkeypatch):
-    from jax_errors.site_gen import build as build_module
+    from jax_errors.site_gen import search_index
 
     engine, reword = catalogue
     build(engine, tmp_path / "site", search=True)
@@ -218,43 +231,77 @@ def test_a_commit_that_only_moves_raises_keeps_the_search_index_and_it_equals_a_
         crawl_snapshot(engine, repository.snapshot(shifted))
     runs = []
 
-    class Counted(build_module.IndexRun):
+    class Counted(search_index.IndexRun):
         def __init__(self, sources, bundle, **kwargs):
-            runs.append(bundle.parent)
+            runs.append(bundle.parent.parent)
             super().__init__(sources, bundle, **kwargs)
 
-    monkeypatch.setattr(build_module, "IndexRun", Counted)
+    monkeypatch.setattr(search_index, "IndexRun", Counted)
     moved = build(engine, tmp_path / "site", search=True)
     assert moved.rendered >= 1 and moved.rewritten > 0  # the card's source and line changed...
     assert runs == [] and moved.indexed == 2 and not moved.searched  # ...not what Pagefind indexes of it
     fresh = build(engine, tmp_path / "fresh", search=True, incremental=False)
     assert site_files(tmp_path / "site") == site_files(fresh.out)  # the index kept is the one a full build makes
-    assert build(engine, tmp_path / "site", search=True).indexed == 2 and runs == [fresh.out]
+    assert build(engine, tmp_path / "site", search=True).indexed == 2 and runs == [fresh.out] * 2  # two shards
     reword()
-    assert build(engine, tmp_path / "site", search=True).indexed == 3 and len(runs) == 2
+    assert build(engine, tmp_path / "site", search=True).indexed == 3 and runs[2:] == [tmp_path / "site"] * 2
 
 
 def test_an_index_made_again_in_place_writes_only_changed_files_and_equals_a_fresh_one(catalogue, tmp_path):
     from jax_errors.site_gen.pagefind_bundle import referenced_files
-    from jax_errors.site_gen.search_sources import SOURCES_DIR
 
     engine, reword = catalogue
     build(engine, tmp_path / "site", search=True)
-    bundle, sources = tmp_path / "site" / "pagefind", tmp_path / "site" / SOURCES_DIR
-    before = {path: path.stat().st_mtime_ns for path in bundle.rglob("*.pf_fragment")}
-    untouched_source = (sources / card_path(other_card(engine))).stat().st_mtime_ns
+    sources = tmp_path / "site" / SOURCES_DIR
+    before = fragments(tmp_path / "site")
+    other = card_path(other_card(engine))
+    untouched_source = (sources / shard_of(other) / other).stat().st_mtime_ns
     assert len(before) == 2 and len(list(sources.rglob("*.html"))) == 2
     reword()
     again = build(engine, tmp_path / "site", search=True)
-    after = {path: path.stat().st_mtime_ns for path in bundle.rglob("*.pf_fragment")}
+    after = fragments(tmp_path / "site")
     assert again.searched and again.indexed == 3
     kept = before.keys() & after.keys()
     assert len(kept) == 2 and all(before[path] == after[path] for path in kept)  # Pagefind left them as they were
     assert len(after) == 3  # the reworded card's old fragment is gone, its new one and the new card's came
-    assert {f"fragment/{path.name}" for path in after} <= referenced_files(bundle)
-    assert (sources / card_path(other_card(engine))).stat().st_mtime_ns == untouched_source
+    for path in after:
+        assert f"fragment/{path.name}" in referenced_files(path.parent.parent)
+    assert (sources / shard_of(other) / other).stat().st_mtime_ns == untouched_source
     fresh = build(engine, tmp_path / "fresh", search=True, incremental=False)
     assert site_files(tmp_path / "site") == site_files(fresh.out)
+
+
+def test_pagefind_reads_again_only_the_shards_whose_pages_changed(catalogue, tmp_path):
+    engine, reword = catalogue
+    site = tmp_path / "site"
+    build(engine, site, search=True)
+    before = searchable(site)
+    other = site / "pagefind" / shard_of(card_path(other_card(engine)))
+    untouched = {path: path.stat().st_mtime_ns for path in other.rglob("*")}
+    reword()
+    again = build(engine, site, search=True)
+    after = searchable(site)
+    changed = {shard_of(page) for page in after if before.get(page) != after[page]}
+    assert again.searched and again.indexed == 3 and len(changed) == 2 and other.name not in changed
+    assert {path: path.stat().st_mtime_ns for path in other.rglob("*")} == untouched
+    assert (site / "pagefind" / "shards.js").read_text() == shard_list(sorted({*changed, other.name}, key=int))
+    assert site_files(site) == site_files(build(engine, tmp_path / "fresh", search=True).out)
+
+
+def test_a_shard_left_without_pages_goes_and_the_search_page_merges_the_rest(catalogue, tmp_path, monkeypatch):
+    from jax_errors.site_gen import search_index
+
+    engine, _ = catalogue
+    site = tmp_path / "site"
+    build(engine, site, search=True)
+    assert sorted(path.name for path in (site / "pagefind").iterdir() if path.is_dir()) == ["0", "3"]
+    monkeypatch.setattr(search_index, "shard_of", lambda page: "5")  # as if every page moved to shard 5
+    report = build(engine, site, search=True)
+    assert report.searched and report.indexed == 2
+    assert sorted(path.name for path in (site / "pagefind").iterdir() if path.is_dir()) == ["5"]
+    assert sorted(path.name for path in (site / SOURCES_DIR).iterdir()) == ["5"]
+    assert (site / "pagefind" / "shards.js").read_text() == 'window.jaxErrorsSearchShards = ["5"];\n'
+    assert (site / "pagefind" / "pagefind-ui.js").read_bytes() == (site / "pagefind" / "5" / "pagefind-ui.js").read_bytes()
 
 
 def test_an_index_no_finished_build_vouches_for_is_made_whole(catalogue, tmp_path):
@@ -263,8 +310,7 @@ def test_an_index_no_finished_build_vouches_for_is_made_whole(catalogue, tmp_pat
     manifest = json.loads((tmp_path / "site" / MARKER).read_text())
     del manifest["searchable"]  # what a build killed while Pagefind ran leaves
     (tmp_path / "site" / MARKER).write_text(json.dumps(manifest))
-    [fragment] = [p for p in (tmp_path / "site" / "pagefind" / "fragment").iterdir()
-                  if b"a name is needed" in gzip.decompress(p.read_bytes())]
+    [fragment] = [p for p in fragments(tmp_path / "site") if b"a name is needed" in gzip.decompress(p.read_bytes())]
     fragment.write_bytes(b"cut short")  # a file Pagefind would otherwise keep, having its name
     report = build(engine, tmp_path / "site", search=True)
     assert report.searched and fragment.read_bytes() != b"cut short"
@@ -314,24 +360,25 @@ def test_a_bulk_archive_changed_on_disk_is_made_from_the_records(catalogue, tmp_
 
 def test_pagefind_runs_beside_the_rest_of_the_build_and_stops_when_it_fails(catalogue, tmp_path, monkeypatch):
     from jax_errors.site_gen import build as build_module
+    from jax_errors.site_gen import search_index
 
     engine, _ = catalogue
     started = []
 
-    class Watched(build_module.IndexRun):
+    class Watched(search_index.IndexRun):
         def __init__(self, sources, bundle, **kwargs):
             super().__init__(sources, bundle, **kwargs)
             started.append(self)
 
     def broken(out):
-        assert len(started) == 1  # Pagefind runs while the static files are copied
+        assert len(started) == 2  # Pagefind runs (once for each of the two shards) while the static files are copied
         raise RuntimeError("the disk went away")
 
-    monkeypatch.setattr(build_module, "IndexRun", Watched)
+    monkeypatch.setattr(search_index, "IndexRun", Watched)
     monkeypatch.setattr(build_module, "_copy_static", broken)
     with pytest.raises(RuntimeError, match="disk went away"):
         build(engine, tmp_path / "site", search=True)
-    assert len(started) == 1 and started[0].process.returncode is not None  # stopped, not left running
+    assert len(started) == 2 and all(run.process.returncode is not None for run in started)  # stopped
     assert not (tmp_path / "site" / "pagefind").exists()
 
 
@@ -348,19 +395,23 @@ def test_a_searchable_page_written_after_the_cards_is_indexed_too(catalogue, tmp
     monkeypatch.setattr(build_module, "_copy_static", with_a_searchable_page)
     report = build(engine, tmp_path / "site", search=True)
     assert report.indexed == 3 and report.searched
-    assert (tmp_path / "site" / ".jax-errors-search" / "extra.html").is_file()
+    assert (tmp_path / "site" / ".jax-errors-search" / shard_of("extra.html") / "extra.html").is_file()
 
 
-def test_a_new_fragment_named_like_one_kept_has_the_index_made_anew(catalogue, tmp_path):
+def test_a_new_fragment_named_like_one_kept_has_the_index_made_anew(catalogue, tmp_path, monkeypatch):
+    from jax_errors.site_gen import search_index
+
+    monkeypatch.setattr(search_index, "shard_of", lambda page: "0")  # the new fragment joins a kept index
     engine, reword = catalogue
     build(engine, tmp_path / "site", search=True)
-    before = {p.name for p in (tmp_path / "site" / "pagefind" / "fragment").iterdir()}
+    before = {path.relative_to(tmp_path / "site") for path in fragments(tmp_path / "site")}
     reword()
     fresh = build(engine, tmp_path / "fresh", search=True, incremental=False)
-    new = sorted({p.name for p in (fresh.out / "pagefind" / "fragment").iterdir()} - before)
+    new = sorted({path.relative_to(fresh.out) for path in fragments(fresh.out)} - before)
     assert new
     # As if a fragment kept from the last index had the name Pagefind gives a new one: it would not write it.
-    (tmp_path / "site" / "pagefind" / "fragment" / new[0]).write_bytes(b"an older page's fragment")
+    (tmp_path / "site" / new[0]).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "site" / new[0]).write_bytes(b"an older page's fragment")
     again = build(engine, tmp_path / "site", search=True)
     assert again.searched and again.indexed == 3
     assert site_files(tmp_path / "site") == site_files(fresh.out)

@@ -16,7 +16,6 @@ from sqlalchemy import Engine
 
 from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA
 from jax_errors.explainer.record import explain_record
-from jax_errors.faults import checkpoint
 from jax_errors.forked import Forked
 from jax_errors.long_lived import long_lived
 from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, catalogue_index, lookup_record
@@ -30,11 +29,11 @@ from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, relative_root, report_link, slug
 from jax_errors.site_gen.output import SiteOutput
-from jax_errors.site_gen.pagefind_bundle import UNREADABLE, indexed_pages, referenced_files
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import environment, render_page
-from jax_errors.site_gen.search import BUNDLE_DIR, IndexRun, fragment_changes
-from jax_errors.site_gen.search_sources import SOURCES_DIR, sync_sources
+from jax_errors.site_gen.search import BUNDLE_DIR
+from jax_errors.site_gen.search_index import SearchIndex
+from jax_errors.site_gen.search_sources import SOURCES_DIR
 
 TOP_GROUPS = 12
 ARCHIVE = "api/all.zip"
@@ -409,66 +408,6 @@ def _copy_static(out: SiteOutput) -> None:
     for item in sorted(static.iterdir(), key=lambda i: i.name):
         if item.is_file():
             out.write(f"static/{item.name}", item.read_bytes())
-
-
-class SearchIndex:
-    """The site's search index, made while the build writes the pages Pagefind does not read.
-
-    Started once the cards (the pages with a searchable part) are written. Most new commits only
-    move raise sites within their files: the cards' sources change, not the text Pagefind indexes,
-    and the last index is kept. Otherwise Pagefind indexes the site's searchable documents over the
-    last index, writing only what changed. An index no finished build vouches for (Pagefind failed,
-    was killed, or the disk filled) is removed first, and made whole.
-    """
-
-    def __init__(self, out: SiteOutput) -> None:
-        self.out, self.bundle = out, out.out / BUNDLE_DIR
-        self.started_from = dict(out.searchable)
-        self.run: IndexRun | None = None
-        self.kept = self._kept_index()
-        if self.kept is None:
-            if self.bundle.exists() and not (out.previous_searchable and self._readable()):
-                shutil.rmtree(self.bundle)
-            # Pages whose new fragment Pagefind must write: their text changed, not only its weights.
-            changed = sum(1 for page, made in out.searchable.items() if out.previous_searchable.get(page) != made
-                          and fragment_changes(out.out / SOURCES_DIR / page, out.searchable_document(page)))
-            sync_sources(out.out / SOURCES_DIR, out.searchable, out.searchable_document)
-            checkpoint("search:index")
-            self.run = IndexRun(out.out / SOURCES_DIR, self.bundle, changed=changed)
-
-    def _kept_index(self) -> int | None:
-        return indexed_pages(self.bundle) if self.out.search_index_current and self._readable() else None
-
-    def _readable(self) -> bool:
-        """Whether the bundle holds an index that reads back (not one cut short, or gone)."""
-        try:
-            referenced_files(self.bundle)
-        except UNREADABLE:
-            return False
-        return True
-
-    def finish(self) -> tuple[int, bool]:
-        """The pages indexed, and whether Pagefind ran, once the index is made or kept.
-
-        Raises:
-            SearchIndexError: Pagefind failed.
-        """
-        if self.out.searchable != self.started_from:  # a page written since has a searchable part too
-            self.abandon()
-            return SearchIndex(self.out).finish()
-        try:
-            indexed = self.kept if self.run is None else self.run.wait()
-        except BaseException:
-            self.abandon()
-            raise
-        self.out.finish_search_index()
-        return indexed, self.run is not None
-
-    def abandon(self) -> None:
-        """Stop making the index (the build failed, or was interrupted): what Pagefind wrote so far goes."""
-        if self.run is not None:
-            self.run.stop()
-            shutil.rmtree(self.bundle, ignore_errors=True)
 
 
 def _ticker(progress: Progress | None, total: int):

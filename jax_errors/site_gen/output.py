@@ -9,8 +9,9 @@ makes; a different generator, or a folder without a manifest, gets a full build 
 folder. Either way the result is the same bytes.
 
 Once the search index is made, the manifest also holds a hash of what Pagefind indexed of each
-page (`search.searchable_document`): a build whose pages hash alike keeps that index. Beside the
-manifest, `search_sources.SOURCES_DIR` holds those documents, which Pagefind reads.
+page (`search.searchable_document`): a build keeps the index of each shard whose pages hash alike
+(`search_index`). Beside the manifest, `search_sources.SOURCES_DIR` holds those documents, which
+Pagefind reads.
 """
 
 from __future__ import annotations
@@ -203,11 +204,6 @@ class SiteOutput:
             self.documents[page] = searchable_document(self.read(page))
         return self.documents[page]
 
-    @property
-    def search_index_current(self) -> bool:
-        """Whether the search index the last build made indexes exactly what this build's pages hold."""
-        return bool(self.previous_searchable) and self.searchable == self.previous_searchable
-
     def previous_bytes(self, page: str) -> bytes | None:
         """What the last build wrote to `page`, if the folder still holds exactly that.
 
@@ -238,7 +234,7 @@ class SiteOutput:
         self._write_manifest(searchable=False)
 
     def finish_search_index(self) -> None:
-        """Record that the search index now indexes this build's pages (see `search_index_current`)."""
+        """Record that the search index now indexes this build's pages: the next build keeps what indexes the same."""
         self._write_manifest(searchable=True)
 
     def _write_manifest(self, *, searchable: bool) -> None:

@@ -1,4 +1,4 @@
-"""The folder Pagefind indexes: one `search.searchable_document` per searchable page of the site.
+"""A folder Pagefind indexes: one `search.searchable_document` per searchable page of a shard of the site.
 
 It is kept between builds, beside the site's manifest, so a build writes only the documents whose
 searchable part changed and Pagefind re-reads small files. A listing of what the folder holds is

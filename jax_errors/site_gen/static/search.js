@@ -11,6 +11,14 @@
     return;
   }
   var base = root.pathname;
+  // The index is in shards (pagefind/shards.js names them), merged into one search: the first is
+  // the UI's own Pagefind, the others are merged into it.
+  var shards = window.jaxErrorsSearchShards || [];
+  if (!shards.length || typeof PagefindUI === "undefined") {
+    document.getElementById("search-unavailable").hidden = false;
+    return;
+  }
+  var bundles = shards.map(function (shard) { return base + "pagefind/" + shard + "/"; });
 
   // What full-text search looks for in a pasted message: its words. The values JAX filled in
   // (`(3,)`, `f32[1]`, `'x'`, words with digits) are on no card, and Pagefind wants every word it
@@ -35,8 +43,9 @@
   function findable(term) {
     latest = term;
     if (fewer.has(term.trim())) return;
-    pagefind = pagefind || import(base + "pagefind/pagefind.js").then(async function (api) {
+    pagefind = pagefind || import(bundles[0] + "pagefind.js").then(async function (api) {
       await api.options({baseUrl: base});
+      await Promise.all(bundles.slice(1).map(function (bundle) { return api.mergeIndex(bundle, {baseUrl: base}); }));
       return api;
     });
     pagefind.then(async function (api) {
@@ -55,7 +64,9 @@
 
   var ui = new PagefindUI({
     element: "#search",
-    bundlePath: base + "pagefind/",
+    bundlePath: bundles[0],
+    // (Pagefind UI takes bundlePath out of the objects it is given.)
+    mergeIndex: bundles.slice(1).map(function (bundle) { return {bundlePath: bundle, baseUrl: base}; }),
     baseUrl: base,
     showImages: false,
     showSubResults: false,
