@@ -382,6 +382,8 @@ def test_full_text_search_lists_the_live_wording_above_a_retired_one(page, git_r
     from jax_errors.db.engine import open_database
     from jax_errors.site_gen.build import SiteConfig, build_site
     from jax_errors.site_gen.catalogue import load_catalogue
+    from jax_errors.site_gen.links import card_path
+    from jax_errors.site_gen.search_index import shard_of
 
     engine = open_database(tmp_path / "catalogue.db")
     git_repo.commit(RETIRED_WORDING, "old", tag="jax-v0.0.1")
@@ -398,6 +400,14 @@ def test_full_text_search_lists_the_live_wording_above_a_retired_one(page, git_r
         first_full_text_result(page, url, "NameError: unknown axis name 'z' for the mesh")
         links = page.locator(".pagefind-ui__result-link")
         links.nth(1).wait_for(timeout=TIMEOUT_MS)
+        assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
+            f"/errors/{live}.html", f"/errors/{retired}.html"]
+        # The two cards are in different shards of the index, merged into one search: each shows once,
+        # also once the page has checked (300 ms after typing) whether a term's words find a page.
+        assert len({shard_of(card_path(card)) for card in (live, retired)}) == 2
+        page.wait_for_timeout(1000)
+        page.locator(".pagefind-ui__search-input").fill("axis name unknown for the mesh")
+        page.locator(".pagefind-ui__message", has_text="for axis name unknown").wait_for(timeout=TIMEOUT_MS)
         assert [links.nth(i).get_attribute("href") for i in range(links.count())] == [
             f"/errors/{live}.html", f"/errors/{retired}.html"]
     assert page.errors == []

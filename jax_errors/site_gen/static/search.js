@@ -37,17 +37,20 @@
   }
 
   var fewer = new Map();  // a term (trimmed) -> the fewer words searched for it, where its first 8 found no page
-  var latest = null, pagefind = null;
+  var latest = null, ui = null;
 
-  // The UI's own Pagefind (one module per URL), asked beforehand whether the term's words find a page.
+  // Pagefind's module, with every shard merged into it. The UI imports the same module (one per URL)
+  // and is made once the merge is done, so that its first search, and the check below, see every shard.
+  var pagefind = import(bundles[0] + "pagefind.js").then(async function (api) {
+    await api.options({baseUrl: base});
+    await Promise.all(bundles.slice(1).map(function (bundle) { return api.mergeIndex(bundle, {baseUrl: base}); }));
+    return api;
+  });
+
+  // Asked beforehand whether the term's words find a page.
   function findable(term) {
     latest = term;
     if (fewer.has(term.trim())) return;
-    pagefind = pagefind || import(bundles[0] + "pagefind.js").then(async function (api) {
-      await api.options({baseUrl: base});
-      await Promise.all(bundles.slice(1).map(function (bundle) { return api.mergeIndex(bundle, {baseUrl: base}); }));
-      return api;
-    });
     pagefind.then(async function (api) {
       if ((await api.search(searchWords(term))).results.length) return;
       for (var i = 0; i < FEWER_WORDS.length; i++) {
@@ -62,17 +65,25 @@
     });
   }
 
-  var ui = new PagefindUI({
-    element: "#search",
-    bundlePath: bundles[0],
-    // (Pagefind UI takes bundlePath out of the objects it is given.)
-    mergeIndex: bundles.slice(1).map(function (bundle) { return {bundlePath: bundle, baseUrl: base}; }),
-    baseUrl: base,
-    showImages: false,
-    showSubResults: false,
-    excerptLength: 24,
-    translations: {placeholder: "Search error messages"},
-    processTerm: function (term) { return fewer.get(term.trim()) || searchWords(term); },
+  pagefind.then(function () {
+    ui = new PagefindUI({
+      element: "#search",
+      bundlePath: bundles[0],
+      baseUrl: base,
+      showImages: false,
+      showSubResults: false,
+      excerptLength: 24,
+      translations: {placeholder: "Search error messages"},
+      processTerm: function (term) { return fewer.get(term.trim()) || searchWords(term); },
+    });
+    var query = new URLSearchParams(window.location.search).get("q");
+    if (query) {
+      ui.triggerSearch(query);
+      findable(query);
+    }
+  }, function (error) {
+    document.getElementById("search-unavailable").hidden = false;
+    console.error(error);
   });
   var waiting = null;
   document.getElementById("search").addEventListener("input", function (event) {
@@ -80,9 +91,4 @@
     clearTimeout(waiting);
     waiting = setTimeout(findable, 300, event.target.value);
   });
-  var query = new URLSearchParams(window.location.search).get("q");
-  if (query) {
-    ui.triggerSearch(query);
-    findable(query);
-  }
 })();
