@@ -1,6 +1,7 @@
 """The static site and its JSON export, built from tiny synthetic catalogues: escaping, snapshots, the CLI."""
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -325,3 +326,53 @@ def test_related_pairs_score_as_jaccard_over_a_file():
                 expected.append(((i, j), 2, score))
     assert list(_scored_pairs(members, bags)) == expected
     assert ((0, 2), 1, 0.0) in expected and ((3, 4), 2, 0.75) in expected and len(expected) == 5
+
+
+def _wordings(*messages: str) -> dict[str, str]:
+    """jax/_src/checks.py raising `messages[0]` from `check` and `messages[1]` from `other` (None: not raised)."""
+    check, other = messages
+    source = f'''
+def check(x):
+    if x < 0:
+        raise ValueError(f"{check}, got {{x}}")
+'''
+    if other:
+        source += f'''
+
+def other(name):
+    if not name:
+        raise TypeError("{other}")
+'''
+    return {"jax/__init__.py": "", "jax/_src/checks.py": source}
+
+
+def test_a_retired_card_names_the_error_it_lives_on_as_not_a_wording_retired_since(git_repo, tmp_path):
+    releases = [("the value must be positive", "a name is needed for the check"),
+                ("the value must be positive here", "a name is needed for the check to run"),
+                ("the value must be strictly positive here", None)]
+    engine = open_database(tmp_path / "three.db")
+    for number, messages in enumerate(releases, start=1):
+        git_repo.commit(_wordings(*messages), f"release {number}", tag=f"jax-v0.0.{number}")
+    with JaxRepository(git_repo.path) as repository:
+        for number in range(1, 4):
+            crawl_snapshot(engine, repository.snapshot(f"jax-v0.0.{number}"))
+    report = build_site(engine, SiteConfig(out=tmp_path / "_site", knowledge_dir=tmp_path, cases_dir=tmp_path,
+                                           search=False))
+    records = {}
+    for entry in json.loads(read(report.out, "api/errors.json"))["errors"]:
+        record = json.loads(read(report.out, entry["json"]))
+        records[record["summary"]] = record
+    first, second, live = (records[f"{words}, got …"] for words, _ in releases)
+    assert first["history"]["reworded_to"] == [{"id": second["id"], "summary": second["summary"]}]
+    assert first["history"]["lives_on"] == second["history"]["lives_on"] == {"id": live["id"], "summary": live["summary"]}
+    assert live["history"]["lives_on"] is None
+    banner = re.search(r'<p class="retired".*?</p>', read(report.out, first["links"]["html"]), re.DOTALL).group(0)
+    assert f'now raised as\n      <a href="../errors/{live["id"]}.html">' in banner and "by way of later wordings" in banner
+    banner = re.search(r'<p class="retired".*?</p>', read(report.out, second["links"]["html"]), re.DOTALL).group(0)
+    assert f'<a href="../errors/{live["id"]}.html">' in banner and "by way of" not in banner
+    removed = records["a name is needed for the check"]
+    then = records["a name is needed for the check to run"]
+    assert removed["history"]["lives_on"] is None and removed["history"]["reworded_to"][0]["id"] == then["id"]
+    banner = re.search(r'<p class="retired".*?</p>', read(report.out, removed["links"]["html"]), re.DOTALL).group(0)
+    assert "now raised as" not in banner and "which is no longer raised either" in banner
+    assert f'<a href="../errors/{then["id"]}.html">' in banner

@@ -182,6 +182,7 @@ class CardHistory:
     reworded_to: tuple[ErrorLink, ...] = ()  # later wordings
     moved_from: tuple[ErrorLink, ...] = ()  # the same words raised before from another function or file
     moved_to: tuple[ErrorLink, ...] = ()  # where the same words are raised later
+    lives_on: ErrorLink | None = None  # of a retired error, the raised one its rewordings and moves lead to
     commits: CommitHistory | None = None  # commit by commit, where the first-parent history was crawled
 
     @property
@@ -208,9 +209,15 @@ class Card:
     worded_by_class: Template | None = None  # the message as its class, a factory or helpers elsewhere word it
     worded_by: str | None = None  # ... which
     example_message: str | None = None  # a message it was seen raising, shown where the template is incomplete
-    live_id: str | None = None  # the error it lives on as (itself while raised; None once removed)
     public_callers: tuple[queries.PublicCaller, ...] = ()  # public names reaching its raising function
     docs: tuple[DocMention, ...] = ()  # passages of JAX's docs quoting its message or naming its class
+
+    @property
+    def live_id(self) -> str | None:
+        """The error it lives on as: itself while raised, None once its lineage was removed."""
+        if self.history.retired_since is None:
+            return self.id
+        return self.history.lives_on.error_id if self.history.lives_on else None
 
     @property
     def exc_class(self) -> str:
@@ -346,13 +353,13 @@ def load_catalogue(
             id=error_id, site=sites[newest.site_id], location=spans[error_id][0][0],
             locations=tuple(loc for loc, _ in spans[error_id]),
             history=replace(_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1),
-                            commits=line.of(error_id) if line else None),
+                            commits=line.of(error_id) if line else None,
+                            lives_on=_lives_on(error_id, history.errors)),
             knowledge=entry,
             case=_case_for(error_id, entry, cases_by_name, cases_by_error, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
             tests=_carried_tests(error_id, tests, history.errors), linked_asserts=linked.get(error_id, 0),
-            live_id=live_successor(error_id, history.errors),
             public_callers=tuple(callers.get(_function_key(newest, sites), ())),
             **_wording(sites[newest.site_id], wording.get(newest.snapshot_id, Wording()),
                        observed.get(error_id, ())),
@@ -424,6 +431,11 @@ def _spans(occurrences: list[queries.PlacedSite], sites: Mapping[int, RaiseSite]
     return [(location, newest) for _, location, newest in spans]
 
 
+def _lives_on(error_id: str, errors: dict[str, ErrorHistory]) -> ErrorLink | None:
+    live = live_successor(error_id, errors)
+    return ErrorLink(live, "") if live is not None and live != error_id else None
+
+
 def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], *, newest_rank: int) -> CardHistory:
     last = snapshots[history.last.id]
     releases = {r for s in history.snapshots if (r := snapshots[s.id].release)}
@@ -448,7 +460,9 @@ def _with_lineage_titles(card: Card, cards: Mapping[str, Card]) -> Card:
         return card
     titled = {name: tuple(ErrorLink(link.error_id, cards[link.error_id].title)
                           for link in getattr(card.history, name)) for name in _LINEAGE_LINKS}
-    return replace(card, history=replace(card.history, **titled))
+    lives_on = card.history.lives_on and ErrorLink(card.history.lives_on.error_id,
+                                                   cards[card.history.lives_on.error_id].title)
+    return replace(card, history=replace(card.history, **titled, lives_on=lives_on))
 
 
 def _group(placed: Iterable[queries.PlacedSite]) -> dict[str, list[queries.PlacedSite]]:

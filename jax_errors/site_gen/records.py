@@ -30,7 +30,7 @@ from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, commit_url, github_url
 from jax_errors.snapshots import RELEASE_TAG_PREFIX
 
-SCHEMA_VERSION = "2.7.0"
+SCHEMA_VERSION = "2.8.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -255,6 +255,7 @@ def _history(card: Card) -> dict[str, Any]:
         "versions": list(history.versions),
         "reworded_from": links(history.reworded_from), "reworded_to": links(history.reworded_to),
         "moved_from": links(history.moved_from), "moved_to": links(history.moved_to),
+        "lives_on": links([history.lives_on])[0] if history.lives_on else None,
         "commits": _commit_history(history.commits),
     }
 
