@@ -184,8 +184,9 @@
     var runtimeClasses = new Set(syntax.runtime_classes);
     var text = pyText(syntax.space);
     var entries = record.entries;
-    var byId = new Map(entries.map(function (e) { return [e.id, e]; }));
-    var anchors = entries.map(function (e) { return e.anchors ? e.anchors.split(" ") : []; });
+    // Made once needed, not at load: the first lookup after a deep link waits for all of this.
+    var byId = null;
+    var anchors = new Array(entries.length);
     var byAnchor = new Map(), unanchored = [];
     entries.forEach(function (entry, index) {
       if (!entry.literal_length) return;
@@ -201,12 +202,15 @@
     });
     var fuzzyKeys = record.fuzzy.keys, owners = record.fuzzy.owners;
     var common = new Set(record.fuzzy.common);
+    // A fuzzy key is normalized (lookup.py's normalize): its words are parted by single spaces.
     var postings = new Map();
     fuzzyKeys.forEach(function (key, index) {
-      Array.from(new Set(text.split(key))).filter(function (w) { return !common.has(w); }).forEach(function (w) {
-        if (!postings.has(w)) postings.set(w, []);
-        postings.get(w).push(index);
-      });
+      for (var w of new Set(key.split(" "))) {
+        if (common.has(w)) continue;
+        var list = postings.get(w);
+        if (list === undefined) postings.set(w, list = []);
+        list.push(index);
+      }
     });
     var regexes = new Array(entries.length);
 
@@ -267,6 +271,11 @@
       return regexes[index] || (regexes[index] = new RegExp(entries[index].regex, "u"));
     }
 
+    function anchorsOf(index) {
+      var spelled = entries[index].anchors;
+      return anchors[index] || (anchors[index] = spelled ? spelled.split(" ") : []);
+    }
+
     function hasAll(words, needed) {
       return needed.every(function (w) { return words.has(w); });
     }
@@ -315,7 +324,7 @@
         var spaced = text.split(message).join(" ");  // folded, as template.folded does; \s is a space there
         templateCandidates(words).forEach(function (index) {
           var entry = entries[index];
-          if (found.has(index) || !hasAll(words, anchors[index])) return;
+          if (found.has(index) || !hasAll(words, anchorsOf(index))) return;
           if (regexOf(index).test(spaced)) found.set(index, [templateScore(entry, message), "template"]);
         });
       });
@@ -328,6 +337,7 @@
     }
 
     function cardOf(entry) {
+      byId = byId || new Map(entries.map(function (e) { return [e.id, e]; }));
       return byId.get(entry.live_id || entry.id) || entry;
     }
 
