@@ -304,6 +304,16 @@ def test_a_shard_left_without_pages_goes_and_the_search_page_merges_the_rest(cat
     assert (site / "pagefind" / "pagefind-ui.js").read_bytes() == (site / "pagefind" / "5" / "pagefind-ui.js").read_bytes()
 
 
+def test_a_shard_missing_the_search_pages_own_files_is_indexed_again(catalogue, tmp_path):
+    engine, _ = catalogue
+    site = tmp_path / "site"
+    build(engine, site, search=True)
+    (site / "pagefind" / "0" / "pagefind-ui.js").unlink()  # what the search page loads, via pagefind/
+    again = build(engine, site, search=True)
+    assert again.searched and again.indexed == 2
+    assert site_files(site) == site_files(build(engine, tmp_path / "fresh", search=True).out)
+
+
 def test_an_index_no_finished_build_vouches_for_is_made_whole(catalogue, tmp_path):
     engine, reword = catalogue
     build(engine, tmp_path / "site", search=True)

@@ -131,9 +131,9 @@ class SearchIndex:
 
 
 def _readable(bundle: Path) -> bool:
-    """Whether `bundle` holds an index that reads back (not one cut short, or gone)."""
+    """Whether `bundle` holds an index that reads back (not one cut short, or gone), and the UI's files."""
     try:
         referenced_files(bundle)
     except UNREADABLE:
         return False
-    return True
+    return all((bundle / name).is_file() for name in UI_FILES)
