@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections import defaultdict
 from collections.abc import Callable
 from datetime import datetime
+from itertools import accumulate
 from typing import TypeVar
 
 RELEASE_TAG_PREFIX = "jax-v"
@@ -57,10 +60,26 @@ def release_of(version: str | None, tag: str | None) -> str | None:
 
 def in_release_order(items: list[T], release: Callable[[T], str | None], date: Callable[[T], datetime | None]) -> list[T]:
     """Releases by version (0.4.38 after 0.4.9, whatever their dates); each other commit after the last
-    release dated before it (undated ones last)."""
+    release (in that order) dated no later than it, commits among themselves by date (undated ones last).
+
+    A patch to an older line made after a newer line's release (0.8.3 after 0.9.0) comes before that
+    release, and a commit made between them after 0.9.0, the last release of its day or earlier.
+    """
     ordered = sorted((i for i in items if release(i)), key=lambda i: version_key(release(i) or ""))
+    dated = sorted((day, position) for position, item in enumerate(ordered) if (day := date(item)) is not None)
+    days = [day for day, _ in dated]
+    # The furthest release (by position) dated on or before each of `days`.
+    furthest = list(accumulate((position for _, position in dated), max))
+    following: dict[int, list[T]] = defaultdict(list)  # a release's position (-1: before the first) -> commits
     for other in sorted((i for i in items if not release(i)), key=lambda i: (date(i) is None, date(i) or datetime.min)):
         when = date(other)
-        before = [n for n, i in enumerate(ordered) if when is not None and (d := date(i)) is not None and d <= when]
-        ordered.insert(before[-1] + 1 if before else (0 if when is not None else len(ordered)), other)
-    return ordered
+        if when is None:
+            following[len(ordered)].append(other)
+            continue
+        earlier = bisect_right(days, when)
+        following[furthest[earlier - 1] if earlier else -1].append(other)
+    result = list(following[-1])
+    for position, item in enumerate(ordered):
+        result.append(item)
+        result.extend(following[position])
+    return result + following[len(ordered)]

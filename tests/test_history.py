@@ -112,6 +112,40 @@ def test_an_undated_installed_snapshot_sorts_among_releases_by_version(fresh_db)
         assert [s.label for s in ordered_snapshots(session)] == ["jax-v0.1.0", "d" * 10, "jax-v0.2.0", "jax-v0.3.0"]
 
 
+def test_a_patch_to_an_older_line_sorts_before_the_newer_line_whatever_its_date(fresh_db):
+    from datetime import datetime
+
+    from jax_errors.db.models import Snapshot
+
+    def snapshot(commit, tag, day):
+        return Snapshot(commit=commit * 40, tag=tag, version=None, origin="git", source="x",
+                        committed_at=datetime(2026, 1, day), crawled_at=datetime(2026, 2, 1))
+
+    with Session(fresh_db) as session:
+        session.add_all([  # as jax 0.8.3 (2026-01-29) came after 0.9.0 (2026-01-20)
+            snapshot("a", "jax-v0.1.0", 1), snapshot("b", "jax-v0.2.0", 10), snapshot("c", "jax-v0.1.1", 15),
+            snapshot("d", None, 12), snapshot("e", "jax-v0.2.1", 20), snapshot("f", None, 16),
+        ])
+        session.flush()
+        assert [s.label for s in ordered_snapshots(session)] == [
+            "jax-v0.1.0", "jax-v0.1.1", "jax-v0.2.0", "d" * 10, "f" * 10, "jax-v0.2.1"]
+
+
+def test_thirty_thousand_commits_go_between_their_releases_in_date_order():
+    """A history crawl's commits: ordering them is a sort and a bisection each (inserting each into a list
+    scanned from its start took minutes at this size)."""
+    from datetime import datetime, timedelta
+
+    from jax_errors.snapshots import in_release_order
+
+    start = datetime(2024, 1, 1)
+    commits = [(f"c{n}", None, start + timedelta(hours=n)) for n in range(30_000)]
+    releases = [(f"0.{n}.0", f"0.{n}.0", start + timedelta(hours=1000 * n + 1)) for n in range(30)]
+    ordered = in_release_order(commits[::-1] + releases, lambda s: s[1], lambda s: s[2])
+    assert [s[0] for s in ordered[:3]] == ["c0", "0.0.0", "c1"] and ordered[1002][0] == "0.1.0"
+    assert [s[2] for s in ordered] == sorted(s[2] for s in ordered)
+
+
 # Lineage: a raise whose function or file was renamed, or whose words grew a sentence ----------
 
 L1 = {

@@ -367,9 +367,9 @@ def test_a_retired_card_names_the_error_it_lives_on_as_not_a_wording_retired_sin
     assert first["history"]["lives_on"] == second["history"]["lives_on"] == {"id": live["id"], "summary": live["summary"]}
     assert live["history"]["lives_on"] is None
     banner = re.search(r'<p class="retired".*?</p>', read(report.out, first["links"]["html"]), re.DOTALL).group(0)
-    assert f'now raised as\n      <a href="../errors/{live["id"]}.html">' in banner and "by way of later wordings" in banner
+    assert f'now raised as\n      <a href="../errors/{live["id"]}.html">' in banner and "through later rewordings or moves" in banner
     banner = re.search(r'<p class="retired".*?</p>', read(report.out, second["links"]["html"]), re.DOTALL).group(0)
-    assert f'<a href="../errors/{live["id"]}.html">' in banner and "by way of" not in banner
+    assert f'<a href="../errors/{live["id"]}.html">' in banner and "through later" not in banner
     removed = records["a name is needed for the check"]
     then = records["a name is needed for the check to run"]
     assert removed["history"]["lives_on"] is None and removed["history"]["reworded_to"][0]["id"] == then["id"]

@@ -295,13 +295,40 @@ def test_a_shard_left_without_pages_goes_and_the_search_page_merges_the_rest(cat
     site = tmp_path / "site"
     build(engine, site, search=True)
     assert sorted(path.name for path in (site / "pagefind").iterdir() if path.is_dir()) == ["0", "3"]
-    monkeypatch.setattr(search_index, "shard_of", lambda page: "5")  # as if every page moved to shard 5
+    # As if every page moved to shard 0, which held one of them: its index is made again, of both.
+    monkeypatch.setattr(search_index, "shard_of", lambda page: "0")
     report = build(engine, site, search=True)
     assert report.searched and report.indexed == 2
-    assert sorted(path.name for path in (site / "pagefind").iterdir() if path.is_dir()) == ["5"]
-    assert sorted(path.name for path in (site / SOURCES_DIR).iterdir()) == ["5"]
-    assert (site / "pagefind" / "shards.js").read_text() == 'window.jaxErrorsSearchShards = ["5"];\n'
-    assert (site / "pagefind" / "pagefind-ui.js").read_bytes() == (site / "pagefind" / "5" / "pagefind-ui.js").read_bytes()
+    assert sorted(path.name for path in (site / "pagefind").iterdir() if path.is_dir()) == ["0"]
+    assert sorted(path.name for path in (site / SOURCES_DIR).iterdir()) == ["0"]
+    assert (site / "pagefind" / "shards.js").read_text() == 'window.jaxErrorsSearchShards = ["0"];\n'
+    assert (site / "pagefind" / "pagefind-ui.js").read_bytes() == (site / "pagefind" / "0" / "pagefind-ui.js").read_bytes()
+
+
+def test_pagefind_runs_already_started_stop_when_a_later_shard_cannot_be_written(catalogue, tmp_path, monkeypatch):
+    from jax_errors.site_gen import search_index
+
+    engine, _ = catalogue
+    started, synced = [], []
+    real_sync = search_index.sync_sources
+
+    class Watched(search_index.IndexRun):
+        def __init__(self, sources, bundle, **kwargs):
+            super().__init__(sources, bundle, **kwargs)
+            started.append(self)
+
+    def second_shard_fills_the_disk(folder, documents, document_of):
+        synced.append(folder)
+        if len(synced) == 2:
+            raise OSError(28, "No space left on device")
+        return real_sync(folder, documents, document_of)
+
+    monkeypatch.setattr(search_index, "IndexRun", Watched)
+    monkeypatch.setattr(search_index, "sync_sources", second_shard_fills_the_disk)
+    with pytest.raises(OSError, match="No space left"):
+        build(engine, tmp_path / "site", search=True)
+    assert len(started) == 1 and started[0].process.returncode is not None  # stopped, not left writing
+    assert not (tmp_path / "site" / "pagefind").exists()
 
 
 def test_a_shard_missing_the_search_pages_own_files_is_indexed_again(catalogue, tmp_path):

@@ -28,13 +28,14 @@ import difflib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.models import Occurrence, RaiseSite, Snapshot
 from jax_errors.db.queries import chunks
-from jax_errors.snapshots import version_key
+from jax_errors.snapshots import in_release_order
 from jax_errors.template import Template, spells_words
 
 # How alike two skeletons must be (difflib ratio) for a vanished error to count as reworded: in the
@@ -152,14 +153,12 @@ def live_successor(error_id: str, errors: dict[str, ErrorHistory]) -> str | None
 
 
 def ordered_snapshots(session: Session) -> list[Snapshot]:
-    """Every snapshot, oldest first: by commit date, or by version for a package with no date."""
-    snapshots = list(session.scalars(select(Snapshot)))
-    dated = sorted((s for s in snapshots if s.committed_at), key=lambda s: (s.committed_at, s.commit))
-    for undated in sorted((s for s in snapshots if not s.committed_at), key=lambda s: version_key(s.release or "")):
-        later = next((i for i, s in enumerate(dated)
-                      if s.release and version_key(s.release) > version_key(undated.release or "")), None)
-        dated.insert(len(dated) if later is None else later, undated)
-    return dated
+    """Every snapshot, oldest first (`snapshots.in_release_order`): releases by version, so that a patch to
+    an older line (0.8.3, made after 0.9.0) is compared with the release before it, not with 0.9.0;
+    other commits by date, after the last release made before them. Alike ones by date, then commit."""
+    snapshots = sorted(session.scalars(select(Snapshot)),
+                       key=lambda s: (s.committed_at is None, s.committed_at or datetime.min, s.commit))
+    return in_release_order(snapshots, lambda s: s.release, lambda s: s.committed_at)
 
 
 def error_ids_by_snapshot(session: Session) -> dict[int, set[str]]:

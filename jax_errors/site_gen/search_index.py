@@ -19,11 +19,13 @@ from jax_errors.faults import checkpoint
 from jax_errors.site_gen.output import SiteOutput
 from jax_errors.site_gen.pagefind_bundle import UNREADABLE, indexed_pages, referenced_files
 from jax_errors.site_gen.search import BUNDLE_DIR, IndexRun, fragment_changes
-from jax_errors.site_gen.search_sources import SOURCES_DIR, sync_sources
+from jax_errors.site_gen.search_sources import SOURCES_DIR, listing_of, sync_sources
 
 SHARDS = 8
 SHARD_LIST = "shards.js"  # in BUNDLE_DIR: the shards the search page merges
 UI_FILES = ("pagefind-ui.js", "pagefind-ui.css")  # what the search page loads from BUNDLE_DIR itself
+# What the search page loads from a shard besides its index (`wasm.<language>.pagefind` too).
+RUNTIME_FILES = ("pagefind.js", "pagefind-worker.js", *UI_FILES)
 
 
 def shard_of(page: str) -> str:
@@ -63,13 +65,18 @@ class SearchIndex:
         self._remove_other_shards()
         self.kept: dict[str, int] = {}
         self.runs: dict[str, IndexRun] = {}
-        for shard, pages in self.shards.items():
-            bundle = self.root / shard
-            vouched = bool(out.previous_searchable) and _readable(bundle)
-            if vouched and previous.get(shard) == pages:
-                self.kept[shard] = indexed_pages(bundle)
-            else:
-                self.runs[shard] = self._index(shard, pages, keep=vouched)
+        try:
+            for shard, pages in self.shards.items():
+                bundle = self.root / shard
+                vouched = bool(out.previous_searchable) and _readable(bundle)
+                # The shard's own listing too: the pages it was made of, whatever split the last build used.
+                if vouched and previous.get(shard) == pages == listing_of(self.sources / shard):
+                    self.kept[shard] = indexed_pages(bundle)
+                else:
+                    self.runs[shard] = self._index(shard, pages, keep=vouched)
+        except BaseException:
+            self.abandon()  # the shards' Pagefind runs started so far
+            raise
 
     def _index(self, shard: str, pages: dict[str, str], *, keep: bool) -> IndexRun:
         bundle, sources = self.root / shard, self.sources / shard
@@ -131,9 +138,9 @@ class SearchIndex:
 
 
 def _readable(bundle: Path) -> bool:
-    """Whether `bundle` holds an index that reads back (not one cut short, or gone), and the UI's files."""
+    """Whether `bundle` holds an index that reads back (not one cut short, or gone), and what the page runs it with."""
     try:
         referenced_files(bundle)
     except UNREADABLE:
         return False
-    return all((bundle / name).is_file() for name in UI_FILES)
+    return all((bundle / name).is_file() for name in RUNTIME_FILES) and any(bundle.glob("wasm.*.pagefind"))

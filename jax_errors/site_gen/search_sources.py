@@ -24,7 +24,7 @@ def sync_sources(folder: Path, documents: Mapping[str, str], document_of: Callab
     `document_of(page)` makes the document of a page whose file is missing or stale. Returns how
     many documents were written.
     """
-    listed = _read_listing(folder)
+    listed = listing_of(folder)
     if listed is None:
         shutil.rmtree(folder, ignore_errors=True)
         listed = {}
@@ -46,7 +46,8 @@ def sync_sources(folder: Path, documents: Mapping[str, str], document_of: Callab
     return written
 
 
-def _read_listing(folder: Path) -> dict[str, str] | None:
+def listing_of(folder: Path) -> dict[str, str] | None:
+    """What `folder` holds by its listing (page -> hash of its document); None for a folder written in part."""
     try:
         listing = json.loads((folder / LISTING).read_text(encoding="utf-8"))
     except (OSError, ValueError):

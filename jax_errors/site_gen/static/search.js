@@ -5,6 +5,7 @@
   // message's first 8, its first 6 are tried, then its first 4 (words a user pasted beyond the
   // message, or a wording that changed at its end).
   var FEWER_WORDS = [6, 4];
+  var EXCERPT_WORDS = 24;
   var root = new URL(document.body.dataset.root || "./", window.location.href);
   if (root.protocol === "file:") {
     document.getElementById("search-offline").hidden = false;
@@ -41,9 +42,16 @@
 
   // Pagefind's module, with every shard merged into it. The UI imports the same module (one per URL)
   // and is made once the merge is done, so that its first search, and the check below, see every shard.
+  // A merged shard takes its own options: Pagefind gives the UI's only to the first.
+  var shardOptions = {baseUrl: base, excerptLength: EXCERPT_WORDS};
   var pagefind = import(bundles[0] + "pagefind.js").then(async function (api) {
-    await api.options({baseUrl: base});
-    await Promise.all(bundles.slice(1).map(function (bundle) { return api.mergeIndex(bundle, {baseUrl: base}); }));
+    await api.options(shardOptions);
+    var merged = await Promise.allSettled(bundles.slice(1).map(function (bundle) {
+      return api.mergeIndex(bundle, Object.assign({}, shardOptions));
+    }));
+    merged.forEach(function (outcome, i) {  // a shard that did not load leaves the others searchable
+      if (outcome.status === "rejected") console.error("search index shard " + shards[i + 1], outcome.reason);
+    });
     return api;
   });
 
@@ -72,7 +80,7 @@
       baseUrl: base,
       showImages: false,
       showSubResults: false,
-      excerptLength: 24,
+      excerptLength: EXCERPT_WORDS,
       translations: {placeholder: "Search error messages"},
       processTerm: function (term) { return fewer.get(term.trim()) || searchWords(term); },
     });
