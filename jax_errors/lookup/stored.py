@@ -20,8 +20,8 @@ from jax_errors.db.location import is_url
 from jax_errors.lookup.index import LookupIndex
 
 # Bump when what is pickled changes shape, or how an index is derived (3: templates matching any text, lineage
-# through renamed files; 4: the lead of each card, a class worded by its name).
-FORMAT = 4
+# through renamed files; 4: the lead of each card, a class worded by its name; 5: snapshots in release order).
+FORMAT = 5
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 
