@@ -214,12 +214,8 @@ def _refresh_one(args, results, rev: str) -> None:
         engine.dispose()
         alone = _refresh_alone(args, tmp, commit.hexsha, "site", search_index.SHARDS)
         # The baseline: the index in one shard, so Pagefind reads every card again when it runs.
-        shards, search_index.SHARDS = search_index.SHARDS, 1
-        try:
-            build_site(engine, replace(site, out=tmp / "one-shard-site"))
-            one_shard = _refresh_alone(args, tmp, commit.hexsha, "one-shard-site", 1)
-        finally:
-            search_index.SHARDS = shards
+        _built_in_one_shard(engine, replace(site, out=tmp / "one-shard-site"))
+        one_shard = _refresh_alone(args, tmp, commit.hexsha, "one-shard-site", 1)
         refresh_s, r = timed(refresh_catalogue, engine, repository, commit.hexsha, jobs=2, cases=cases, site=site)
         full_s, _ = timed(crawl_snapshot, fresh_db(tmp, "full"), repository.snapshot(commit.hexsha), jobs=2)
         print(f"refresh: {r.summary()}")
@@ -231,6 +227,18 @@ def _refresh_one(args, results, rev: str) -> None:
                in_this_process_s=refresh_s, full_crawl_s=full_s, full_site_build_s=build_s,
                refresh_vs_full_crawl_and_build=alone["refresh_s"] / (full_s + build_s),
                one_shard_refresh_s=one_shard["refresh_s"], vs_one_shard=alone["refresh_s"] / one_shard["refresh_s"])
+
+
+def _built_in_one_shard(engine, config):
+    """The site `config` names, built with its search index in one shard: the baseline of the shards."""
+    from jax_errors.site_gen import search_index
+    from jax_errors.site_gen.build import build_site
+
+    shards, search_index.SHARDS = search_index.SHARDS, 1
+    try:
+        return build_site(engine, config)
+    finally:
+        search_index.SHARDS = shards
 
 
 def _refresh_alone(args, tmp: Path, rev: str, site: str, shards: int) -> dict:
@@ -361,7 +369,6 @@ def search_page(args, results) -> None:
     from playwright.sync_api import sync_playwright
 
     from jax_errors.crawler.installed import installed_snapshot
-    from jax_errors.site_gen import search_index
     from jax_errors.site_gen.build import SiteConfig, build_site
     from jax_errors.site_gen.serve import make_server
 
@@ -395,11 +402,7 @@ def search_page(args, results) -> None:
             crawl_snapshot(engine, installed_snapshot(), jobs=2)
         config = SiteConfig(out=Path(tmp) / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases")
         built = build_site(engine, config)
-        shards, search_index.SHARDS = search_index.SHARDS, 1  # the full-text baseline: the index in one shard
-        try:
-            one_shard = build_site(engine, replace(config, out=Path(tmp) / "one-shard-site"))
-        finally:
-            search_index.SHARDS = shards
+        one_shard = _built_in_one_shard(engine, replace(config, out=Path(tmp) / "one-shard-site"))
         size = (built.out / "api" / "lookup.json").stat().st_size
         servers = [make_server(site.out, 0) for site in (built, one_shard)]
         for server in servers:

@@ -47,7 +47,7 @@
   var pagefind = import(bundles[0] + "pagefind.js").then(async function (api) {
     await api.options(shardOptions);
     var merged = await Promise.allSettled(bundles.slice(1).map(function (bundle) {
-      return api.mergeIndex(bundle, Object.assign({}, shardOptions));
+      return api.mergeIndex(bundle, shardOptions);
     }));
     merged.forEach(function (outcome, i) {  // a shard that did not load leaves the others searchable
       if (outcome.status === "rejected") console.error("search index shard " + shards[i + 1], outcome.reason);
