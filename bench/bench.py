@@ -185,6 +185,7 @@ with JaxRepository(repo) as repository:
     r = refresh(open_database(Path(db)), repository, rev, jobs=2, cases=cases, site=site)
     seconds = time.perf_counter() - started
 Path(answer).write_text(json.dumps({"refresh_s": seconds, "crawl_s": sum(c.seconds for c in r.crawls),
+                                    "history_s": r.history.seconds if r.history else 0.0,
                                     "site_s": r.site.seconds, "pages_rewritten": r.site.rewritten,
                                     "rendered": r.site.rendered}))
 """
@@ -229,6 +230,44 @@ def _refresh_one(args, results, rev: str) -> None:
                one_shard_refresh_s=one_shard["refresh_s"], vs_one_shard=alone["refresh_s"] / one_shard["refresh_s"])
 
 
+@benchmark
+def refresh_on_history(args, results) -> None:
+    """The refresh of one commit with the site, on top of the full history since --since, vs the same refresh
+    of a catalogue holding the commit's parent alone (the `refresh` benchmark's), in the same run.
+
+    The history is crawled to the parent first (minutes), then the parent's snapshot and the site. A
+    catalogue with a history keeps its line in the database, and every build reads it for the cards'
+    commit-by-commit history: this is what a maintainer refreshing each new commit pays.
+    """
+    from jax_errors.crawler.history import crawl_history
+    from jax_errors.site_gen import search_index
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    rev = (args.refresh_rev or DEFAULT_REFRESH_REVS)[0]
+    with JaxRepository(args.repo) as repository, tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        commit = repository.commit(rev)
+        parent = commit.parents[0].hexsha
+        measured = {}
+        for name, with_history in (("without", False), ("history", True)):
+            engine = fresh_db(tmp, "refresh")
+            history_s = 0.0
+            if with_history:
+                history_s, line = timed(crawl_history, engine, repository, parent, since=args.since, jobs=2)
+                print(f"refresh_on_history: {line.summary()}")
+            crawl_snapshot(engine, repository.snapshot(parent), jobs=2)
+            shutil.rmtree(tmp / "site", ignore_errors=True)
+            build_site(engine, SiteConfig(out=tmp / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases"))
+            engine.dispose()
+            measured[name] = _refresh_alone(args, tmp, commit.hexsha, "site", search_index.SHARDS, work=name)
+            measured[name]["history_crawl_s"] = history_s
+    on, off = measured["history"], measured["without"]
+    report(results, f"refresh_on_history_{commit.hexsha[:10]}", since=args.since, history_crawl_s=on["history_crawl_s"],
+           refresh_s=on["refresh_s"], crawl_s=on["crawl_s"], history_s=on["history_s"], site_s=on["site_s"],
+           pages_rewritten=on["pages_rewritten"], without_history_refresh_s=off["refresh_s"],
+           vs_without_history=on["refresh_s"] / off["refresh_s"])
+
+
 def _built_in_one_shard(engine, config):
     """The site `config` names, built with its search index in one shard: the baseline of the shards."""
     from jax_errors.site_gen import search_index
@@ -241,10 +280,10 @@ def _built_in_one_shard(engine, config):
         search_index.SHARDS = shards
 
 
-def _refresh_alone(args, tmp: Path, rev: str, site: str, shards: int) -> dict:
+def _refresh_alone(args, tmp: Path, rev: str, site: str, shards: int, work: str = "") -> dict:
     """The refresh to `rev` from a copy of the parent's database and `site` (its search index in `shards`
     shards), in a process of its own."""
-    work = tmp / f"alone-{site}"
+    work = tmp / f"alone-{site}{'-' if work else ''}{work}"
     work.mkdir()
     shutil.copyfile(tmp / "refresh.db", work / "catalogue.db")
     shutil.copytree(tmp / site, work / "site")
@@ -608,7 +647,7 @@ def main() -> None:
     parser.add_argument("--only", default=",".join(BENCHMARKS), help="comma-separated: " + ",".join(BENCHMARKS))
     args = parser.parse_args()
     wanted = [n for n in args.only.split(",") if n]
-    needs_clone = {"crawl", "releases", "refresh", "history"}
+    needs_clone = {"crawl", "releases", "refresh", "history", "refresh_on_history"}
     results: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count()}
     for name in wanted:
         if name in needs_clone and not (Path(args.repo) / "HEAD").exists() and not (Path(args.repo) / ".git").exists():

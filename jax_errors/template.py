@@ -330,10 +330,12 @@ def as_raised(template: Template, exc_class: str | None, wording: Wording) -> Te
     builds. A helper of another module called in the message (`stages._mismatch_error(...)`) is
     spliced in as it words its message (its parameters' names kept).
     """
-    if not template.has_words and wording.of(exc_class) is not None:
-        template = wording.of(exc_class)  # type: ignore[assignment]
-    result = EMPTY
-    for part in template.parts:
-        spliced = wording.of_call(part.text) if part.kind == "opaque" else None
-        result = result + (spliced if spliced is not None else Template((part,)))
-    return Template(result.parts, template.forms) if result.parts != template.parts else template
+    if not template.has_words and (worded := wording.of(exc_class)) is not None:
+        template = worded
+    spliced = [wording.of_call(part.text) if part.kind == "opaque" else None for part in template.parts]
+    if all(found is None for found in spliced):
+        return template
+    parts: list[Part] = []
+    for part, found in zip(template.parts, spliced):
+        merge_into(parts, found.parts if found is not None else (part,))
+    return Template(tuple(parts), template.forms)

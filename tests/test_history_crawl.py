@@ -224,7 +224,7 @@ def test_a_card_shows_the_commits_that_made_its_error(history_repo, fresh_db):
     # An error of the line that is gone: its OSV range is fixed by the commit that removed it.
     removed = session_removed(fresh_db)
     with Session(fresh_db) as session:
-        gone = LineHistory(session).of(removed.error_id)
+        gone = LineHistory.read(session).of(removed.error_id)
     assert gone.removed_at.position == removed.position
     assert gone.removed_at.commit == history_repo.shas[removed.position - 1]
 
@@ -251,7 +251,7 @@ def test_releases_count_where_their_commit_raises_it(history_repo, fresh_db):
     with JaxRepository(history_repo.path) as repository:
         crawl_history(fresh_db, repository, "main")
         with Session(fresh_db) as session:
-            line = LineHistory(session)
+            line = LineHistory.read(session)
         assert line.releases == {101: ["jax-v0.0.5"]}
         for error_id, _path in truth_at(repository, history_repo.shas[100]):
             assert "jax-v0.0.5" in line.of(error_id).releases
@@ -308,7 +308,7 @@ def test_bad_input_is_one_line(history_repo, tmp_path):
 
 
 
-def test_refresh_extends_the_history_with_the_commits_the_branch_gained(history_repo, fresh_db):
+def test_refresh_extends_the_history_with_the_commits_the_branch_gained(history_repo, fresh_db, tmp_path):
     from jax_errors.crawler.refresh import refresh
 
     with JaxRepository(history_repo.path) as repository:
@@ -318,6 +318,18 @@ def test_refresh_extends_the_history_with_the_commits_the_branch_gained(history_
         assert report.history.commits == 39 and "history: 39 commits" in report.summary()
         assert spans_at(fresh_db, 240) == truth_at(repository, history_repo.shas[-1])
         assert spans_at(fresh_db, 201) == truth_at(repository, history_repo.shas[200])
+        # The snapshot crawls stored what the history keeps of each blob they read: the history read none again,
+        # and what they stored is what its own reading stores.
+        assert report.parsed > 0 and report.history.parsed == 0
+        direct = open_database(tmp_path / "direct.db")
+        crawl_history(direct, repository, "main")
+    assert blob_errors(fresh_db) == blob_errors(direct)
+
+
+def blob_errors(engine) -> dict[str, tuple]:
+    with Session(engine) as session:
+        return {sha: (version, errors, error) for sha, version, errors, error in session.execute(
+            select(BlobErrors.sha, BlobErrors.extractor_version, BlobErrors.errors, BlobErrors.parse_error))}
 
 
 def test_a_lineage_is_present_through_its_rewordings(fresh_db):
@@ -338,7 +350,7 @@ def test_a_lineage_is_present_through_its_rewordings(fresh_db):
             {"position": 4, "kind": "reworded", "error_id": "b" * 16, "previous_id": "a" * 16, "path": "jax/x.py",
              "function": "f", "previous_function": "f", "template": "new {}", "previous_template": "old {}"}])
     with Session(fresh_db) as session:
-        line = LineHistory(session)
+        line = LineHistory.read(session)
     history = line.of("b" * 16)
     assert line.lineage("b" * 16) == ["b" * 16, "a" * 16]
     assert [(p.first.position, p.last) for p in history.presence] == [(1, None)]
@@ -362,6 +374,6 @@ def test_releases_read_as_runs_of_the_line(fresh_db):
             {"error_id": "a" * 16, "path": "jax/x.py", "first_position": 1, "last_position": 5},
             {"error_id": "a" * 16, "path": "jax/x.py", "first_position": 8, "last_position": None}])
     with Session(fresh_db) as session:
-        history = LineHistory(session).of("a" * 16)
+        history = LineHistory.read(session).of("a" * 16)
     assert history.releases == ("jax-v0.1.0", "jax-v0.1.1", "jax-v0.2.0", "jax-v0.2.1", "jax-v0.3.1")
     assert history.release_runs == (("jax-v0.1.0", "jax-v0.2.1", 4), ("jax-v0.3.1", "jax-v0.3.1", 1))

@@ -495,3 +495,28 @@ def test_an_unchanged_catalogue_wide_record_is_kept_and_one_deleted_is_made_agai
     assert kept.rewritten == 0
     with zipfile.ZipFile(tmp_path / "site" / "api" / "all.zip") as archive:
         assert archive.read("errors.json") == written["errors.json"]  # read back from the kept file
+
+
+def test_a_group_page_is_made_again_only_when_its_rows_change(catalogue, tmp_path, monkeypatch):
+    from jax_errors.site_gen import build as build_module
+
+    engine, reword = catalogue
+    rendered: list[str] = []
+    real = build_module.render_page
+    monkeypatch.setattr(build_module, "render_page",
+                        lambda template, page, **context: rendered.append(page) or real(template, page, **context))
+    build(engine, tmp_path / "site")
+    core, other = tmp_path / "site" / "modules" / "jax.core.html", tmp_path / "site" / "modules" / "jax.other.html"
+    assert core.is_file() and other.is_file()
+    # A group page does not name the newest commit: a commit that leaves its rows alone leaves it alone.
+    assert "/tree/" not in other.read_text()
+    before = other.stat().st_mtime_ns
+    rendered.clear()
+    second = reword()
+    build(engine, tmp_path / "site")
+    assert "modules/jax.core.html" in rendered and "modules/jax.other.html" not in rendered
+    assert "classes/ValueError.html" in rendered  # the reworded card's class lists it
+    assert other.stat().st_mtime_ns == before
+    assert second[:10] in (tmp_path / "site" / "index.html").read_text()  # the home page names it
+    build(engine, tmp_path / "full", incremental=False)
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "full")

@@ -282,9 +282,9 @@ class CallGraph:
         frontier = sorted(sources, key=lambda item: (entry_order(item[1]), item[0]))
         for node, name in frontier:
             labels.setdefault(node, {})[name] = None
-        # Each name's place in `entry_order`, so that a step's sort compares integers (it is stable, as before).
-        rank = {name: n for n, name in enumerate(sorted({name for _, name in sources}, key=entry_order))}
         edges = self._edges
+        # The frontier stays in `entry_order` of its names with no sort: each step goes through it in that
+        # order, and what a name reaches is appended in the order the name comes.
         for _ in range(depth):
             reached = []
             for node, name in frontier:
@@ -298,7 +298,6 @@ class CallGraph:
                     else:
                         held[name] = node
                     reached.append((callee, name))
-            reached.sort(key=lambda item: rank[item[1]])
             frontier = reached
         return labels
 

@@ -13,6 +13,7 @@ import sqlalchemy.exc
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.blob_errors import store_for_history
 from jax_errors.crawler.calls import summarize_tree
 from jax_errors.crawler.docs import DocPassage, docs_digest, error_passages
 from jax_errors.crawler.docs_store import copy_docs, has_docs, read_alike, store_docs
@@ -163,6 +164,7 @@ def _write(engine: Engine, snapshot: SourceSnapshot, scans: list[BlobScan], grap
             _store_docs(session, row, snapshot, docs)
         if rescanned:
             follow_rescanned_blobs(session, rescanned, crawled=row)
+        store_for_history(session, scans)
         checkpoint("crawl:writing")
     return True
 

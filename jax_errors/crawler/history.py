@@ -10,6 +10,7 @@ run goes on from the last commit stored.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections import defaultdict, deque
@@ -19,11 +20,12 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from itertools import batched
 
-from sqlalchemy import Engine, func, insert, select, update
+from sqlalchemy import Engine, Text, cast, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.blob_errors import errors_of, store_errors
 from jax_errors.crawler.crawl import scan_blob
-from jax_errors.crawler.ids import base_ids, error_id
+from jax_errors.crawler.ids import error_id
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.crawler.repository import ChangedFile, JaxRepository
 from jax_errors.crawler.sources import is_package_source
@@ -31,7 +33,6 @@ from jax_errors.db.engine import begin_writing
 from jax_errors.db.history import ErrorInfo, match_lineage
 from jax_errors.db.models import BlobErrors, ErrorSpan, HistoryCommit, HistoryEvent
 from jax_errors.db.queries import chunks
-from jax_errors.db.text import storable
 from jax_errors.exceptions import SourceError
 from jax_errors.faults import checkpoint
 from jax_errors.progress import Progress
@@ -81,13 +82,7 @@ class Raise:
 
 def scan_errors(path: str, sha: str, data: bytes, link: bool = False) -> tuple[str, list[list], str | None]:
     """The raises of one blob (as `BlobErrors.errors` rows), or why it does not parse."""
-    scan = scan_blob(path, sha, data, link, calls=False)
-    if scan.error is not None:
-        return sha, [], storable(scan.error.reason)
-    return sha, [
-        [base, site.exc_class or site.exc_expr, site.qualname, site.template.skeleton, site.lineno]
-        for site, base in zip(scan.sites, base_ids(scan.sites)) if base is not None
-    ], None
+    return sha, *errors_of(scan_blob(path, sha, data, link, calls=False))
 
 
 def has_history(engine: Engine) -> bool:
@@ -174,11 +169,7 @@ def _read_blobs(engine: Engine, repository: JaxRepository, tree, changed: Iterab
     for batch in batched(_scan(repository, todo, jobs=jobs), BLOB_BATCH):
         with Session(engine) as session, session.begin():
             begin_writing(session)
-            shas = [sha for sha, _, _ in batch]
-            session.query(BlobErrors).filter(BlobErrors.sha.in_(shas)).delete(synchronize_session=False)
-            session.execute(insert(BlobErrors), [
-                {"sha": sha, "extractor_version": EXTRACTOR_VERSION, "errors": errors, "parse_error": error}
-                for sha, errors, error in batch])
+            store_errors(session, batch)
         done += len(batch)
         if progress:
             progress(done, len(todo), "reading blobs")
@@ -374,8 +365,11 @@ def _update_releases(engine: Engine, repository: JaxRepository) -> None:
     """Mark stored commits with the release tags made from them: tags new since the last run, or never placed."""
     with Session(engine) as session, session.begin():
         begin_writing(session)
-        stored = {sha: (position, releases or [], date) for position, sha, releases, date in session.execute(
-            select(HistoryCommit.position, HistoryCommit.commit, HistoryCommit.releases, HistoryCommit.committed_at))}
+        # The tags as text: only the few commits that have some are parsed (a refresh reads every commit's).
+        stored = {sha: (position, (json.loads(releases) or []) if releases and releases != "[]" else [], date)
+                  for position, sha, releases, date in session.execute(select(
+                      HistoryCommit.position, HistoryCommit.commit, cast(HistoryCommit.releases, Text),
+                      HistoryCommit.committed_at))}
         if not stored:
             return
         placed = {tag for _, releases, _ in stored.values() for tag in releases}

@@ -190,10 +190,12 @@ class JaxRepository:
         """
         found = {}
         dated = self._tag_dates
+        # Tags resolved from one listing of them: resolving each by name reads every ref of the clone again.
+        tagged = {tag: sha for sha, names in self._tags_by_commit.items() for tag in names}
         for tag in tags:
             if not_before is not None and tag in dated and dated[tag] < not_before:
                 continue
-            fork = self.fork_point(tag, on_line, reach=reach)
+            fork = self.fork_point(tagged.get(tag, tag), on_line, reach=reach)
             if fork is not None:
                 found[tag] = fork
         return found

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.models import ErrorSpan, HistoryCommit, HistoryEvent
@@ -75,29 +75,62 @@ class CommitHistory:
         return self.presence[-1].ended_by
 
 
-class LineHistory:
-    """The whole history line of a catalogue, read once, answering per error id."""
+@dataclass(frozen=True)
+class LineRows:
+    """The history line as read from the database: what `LineHistory` is made of (and a child may be handed)."""
 
-    def __init__(self, session: Session) -> None:
+    commits: list[tuple[int, str, datetime, list[str] | None]]  # position, commit, date, release tags
+    spans: list[tuple[str, int, int | None]]  # error id, first and last position
+    events: list[Row]  # every column of `HistoryEvent`, by position
+
+
+def read_line(session: Session) -> LineRows:
+    """The catalogue's history line, read in one go (empty when it has none)."""
+    # Rows, not mapped objects: a full history holds tens of thousands of events, and they are only read.
+    return LineRows(
+        commits=[tuple(row) for row in session.execute(select(
+            HistoryCommit.position, HistoryCommit.commit, HistoryCommit.committed_at, HistoryCommit.releases))],
+        spans=[tuple(row) for row in session.execute(
+            select(ErrorSpan.error_id, ErrorSpan.first_position, ErrorSpan.last_position))],
+        events=list(session.execute(select(*(getattr(HistoryEvent, column.key)
+                                             for column in HistoryEvent.__table__.columns))
+                                    .order_by(HistoryEvent.position, HistoryEvent.id))),
+    )
+
+
+def commit_histories(rows: LineRows, error_ids: Iterable[str]) -> dict[str, CommitHistory]:
+    """The history of each of `error_ids` that the line raised (`LineHistory.of`)."""
+    line = LineHistory(rows)
+    return {error_id: found for error_id in error_ids if (found := line.of(error_id)) is not None}
+
+
+class LineHistory:
+    """The whole history line of a catalogue, answering per error id."""
+
+    def __init__(self, rows: LineRows) -> None:
         self.commits: dict[int, LineCommit] = {}
         self.releases: dict[int, list[str]] = {}
-        for position, commit, committed_at, releases in session.execute(select(
-                HistoryCommit.position, HistoryCommit.commit, HistoryCommit.committed_at, HistoryCommit.releases)):
+        for position, commit, committed_at, releases in rows.commits:
             self.commits[position] = LineCommit(position, commit, committed_at)
             if releases:
                 self.releases[position] = list(releases)
+        # Once for all: each error's history begins at the first commit and counts the releases in order.
+        self.began: LineCommit | None = self.commits[min(self.commits)] if self.commits else None
+        self.release_positions = sorted(self.releases)
         self.spans: dict[str, list[tuple[int, int | None]]] = defaultdict(list)
-        for error_id, first, last in session.execute(
-                select(ErrorSpan.error_id, ErrorSpan.first_position, ErrorSpan.last_position)):
+        for error_id, first, last in rows.spans:
             self.spans[error_id].append((first, last))
-        self.events: dict[str, list[HistoryEvent]] = defaultdict(list)
+        self.events: dict[str, list[Row]] = defaultdict(list)
         self.earlier: dict[str, set[str]] = defaultdict(set)
-        for event in session.scalars(select(HistoryEvent).order_by(HistoryEvent.position, HistoryEvent.id)):
-            session.expunge(event)
+        for event in rows.events:
             self.events[event.error_id].append(event)
             if event.previous_id is not None and event.previous_id != event.error_id:
                 self.events[event.previous_id].append(event)
                 self.earlier[event.error_id].add(event.previous_id)
+
+    @classmethod
+    def read(cls, session: Session) -> LineHistory:
+        return cls(read_line(session))
 
     def __bool__(self) -> bool:
         return bool(self.commits)
@@ -117,6 +150,7 @@ class LineHistory:
         if not spans:
             return None
         presence = _merged(spans)
+        releases = self._releases_at(presence)
         seen, events = set(), []
         for i in ids:
             for event in self.events.get(i, ()):
@@ -125,30 +159,30 @@ class LineHistory:
                     events.append(event)
         events.sort(key=lambda e: (e.position, e.id))
         return CommitHistory(
-            began=self.commits[min(self.commits)],
+            began=self.began,
             events=tuple(self._event(e) for e in events),
             presence=tuple(Presence(self.commits[first], None if last is None else self.commits[last],
                                     None if last is None else self.commits.get(last + 1))
                            for first, last in presence),
-            releases=tuple(tag for position in sorted(self.releases) if _inside(position, presence)
-                           for tag in self.releases[position]),
-            release_runs=self._release_runs(presence),
+            releases=tuple(tag for tag, inside in releases if inside),
+            release_runs=_runs(releases),
         )
 
-    def _release_runs(self, presence: list[tuple[int, int | None]]) -> tuple[tuple[str, str, int], ...]:
-        runs: list[list] = []
-        previous_inside = False
-        for position in sorted(self.releases):
-            inside = _inside(position, presence)
-            for tag in self.releases[position]:
-                if inside and previous_inside:
-                    runs[-1][1:] = [tag, runs[-1][2] + 1]
-                elif inside:
-                    runs.append([tag, tag, 1])
-                previous_inside = inside
-        return tuple((first, last, count) for first, last, count in runs)
+    def _releases_at(self, presence: list[tuple[int, int | None]]) -> list[tuple[str, bool]]:
+        """Each release tag of the line, oldest first, and whether its commit raises the error.
 
-    def _event(self, event: HistoryEvent) -> CommitEvent:
+        One walk through the releases and the (sorted, disjoint) presence together.
+        """
+        found, spans = [], iter(presence)
+        span = next(spans, None)
+        for position in self.release_positions:
+            while span is not None and span[1] is not None and span[1] < position:
+                span = next(spans, None)
+            inside = span is not None and span[0] <= position
+            found += [(tag, inside) for tag in self.releases[position]]
+        return found
+
+    def _event(self, event: Row) -> CommitEvent:
         return CommitEvent(event.kind, self.commits[event.position], event.error_id, event.previous_id,
                            event.path, event.previous_path, event.function, event.previous_function,
                            event.template, event.previous_template)
@@ -172,5 +206,14 @@ def _span_order(span: tuple[int, int | None]) -> tuple[int, bool, int]:
     return first, last is None, last or 0
 
 
-def _inside(position: int, presence: Iterable[tuple[int, int | None]]) -> bool:
-    return any(first <= position and (last is None or position <= last) for first, last in presence)
+def _runs(releases: list[tuple[str, bool]]) -> tuple[tuple[str, str, int], ...]:
+    """Runs of consecutive releases that raise the error: (first, last, how many)."""
+    runs: list[list] = []
+    previous_inside = False
+    for tag, inside in releases:
+        if inside and previous_inside:
+            runs[-1][1:] = [tag, runs[-1][2] + 1]
+        elif inside:
+            runs.append([tag, tag, 1])
+        previous_inside = inside
+    return tuple((first, last, count) for first, last, count in runs)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy import Engine, func, or_, select, tuple_
+from sqlalchemy import Engine, func, or_, select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.models import (
@@ -391,13 +392,19 @@ def public_callers(session: Session,
     Only the `functions` asked for are read: a catalogue of many snapshots stores a graph for each,
     and a card shows its error's newest function's alone.
     """
+    wanted: dict[int, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for snapshot_id, path, qualname in functions:
+        wanted[snapshot_id][path].add(qualname)
     found: dict[tuple[int, str, str], list[PublicCaller]] = {}
-    for chunk in chunks(functions):
-        rows = session.execute(
-            select(RaisedBy.snapshot_id, RaisedBy.path, RaisedBy.qualname, RaisedBy.entries)
-            .where(tuple_(RaisedBy.snapshot_id, RaisedBy.path, RaisedBy.qualname).in_(chunk))
-        )
-        for snapshot_id, path, qualname, entries in rows:
-            found[(snapshot_id, path, qualname)] = [
-                PublicCaller(name, length, tuple(route)) for name, length, route in entries]
+    # By snapshot and file, which the index leads to: a list of (snapshot, path, qualname) triples is
+    # matched against every row, and each snapshot of the catalogue stores a graph.
+    for snapshot_id, by_path in sorted(wanted.items()):
+        for chunk in chunks(by_path):
+            rows = session.execute(
+                select(RaisedBy.path, RaisedBy.qualname, RaisedBy.entries)
+                .where(RaisedBy.snapshot_id == snapshot_id, RaisedBy.path.in_(chunk)))
+            for path, qualname, entries in rows:
+                if qualname in by_path[path]:
+                    found[(snapshot_id, path, qualname)] = [
+                        PublicCaller(name, length, tuple(route)) for name, length, route in entries]
     return found

@@ -11,6 +11,7 @@ from functools import partial
 from importlib import resources
 from pathlib import Path
 
+import orjson
 from markupsafe import Markup
 from sqlalchemy import Engine
 
@@ -28,7 +29,7 @@ from jax_errors.site_gen.catalogue import STATUS_ORDER, Card, Catalogue, load_ca
 from jax_errors.site_gen.circumstances import circumstances_of, guard_sentence
 from jax_errors.site_gen.knowledge import DEFAULT_KNOWLEDGE_DIR, check_knowledge, load_knowledge
 from jax_errors.site_gen.links import card_json_path, card_path, diff_path, relative_root, report_link, slug
-from jax_errors.site_gen.output import SiteOutput
+from jax_errors.site_gen.output import SiteOutput, digest
 from jax_errors.site_gen.related import related_errors
 from jax_errors.site_gen.render import environment, render_page
 from jax_errors.site_gen.search import BUNDLE_DIR
@@ -190,13 +191,12 @@ def _write_the_rest(out: SiteOutput, catalogue: Catalogue, cards: list[Card], gr
                     catalogue_wide: Forked[list[Record]], config: SiteConfig, report: BuildReport, tick) -> None:
     """Every file but the cards and the search index: group pages, home, changes, records, archive, static files."""
     for kind, kind_groups in groups.items():
-        report.pages += _write_groups(out, kind, kind_groups, catalogue, rows, tick)
+        report.pages += _write_groups(out, kind, kind_groups, rows, tick)
     out.write("index.html", render_page("home.html", "index.html", **home_context(catalogue, groups)))
     out.write("search.html", render_page("search.html", "search.html", newest=catalogue.newest))
     curated = Group("Curated errors", "curated.html", tuple(c for c in cards if c.knowledge),
                     "a person explained them, with solutions and, where a case exists, a fix", code=False)
-    out.write(curated.href, render_page("group.html", curated.href, group=curated, rows=rows.of(curated),
-                                        heading="Home", index_page="index.html", newest=catalogue.newest))
+    _write_group(out, curated, rows, heading="Home", index_page="index.html")
     report.pages += 3 + _write_diffs(out, catalogue)
     for made in catalogue_wide.result():
         text = _write_record(out, made, lambda page=made.page: _made_again(page, catalogue, config))
@@ -293,26 +293,51 @@ class ErrorRows:
 
     def of(self, group: Group) -> Markup:
         """The rows of `group`'s table, as one piece of HTML."""
+        return Markup("".join(self._rows(group)))  # rows the error_row macro made (HTML), kept as text
+
+    def keep(self, group: Group) -> None:
+        """Carry `group`'s rows into this build's manifest, for its page kept from the last build."""
+        for _ in self._rows(group):
+            pass
+
+    def _rows(self, group: Group) -> Iterator[str]:
         root = relative_root(group.href)
-        rows = (self._out.piece(f"row:{root}{card.id}", self._digests[card.id], partial(self._row, card, root))
+        return (self._out.piece(f"row:{root}{card.id}", self._digests[card.id], partial(self._row, card, root))
                 for card in group.cards)
-        return Markup("".join(rows))  # rows the error_row macro made (HTML), kept as text
+
+    def fingerprint(self, group: Group, *values: str) -> str:
+        """What `group`'s page is made of: its own fields, each card's by `card_digest`, and `values`."""
+        return digest(orjson.dumps([group.name, group.href, group.note, group.code, *values,
+                                    [[card.id, self._digests[card.id]] for card in group.cards]]))
 
 
-def _write_groups(out: SiteOutput, kind: str, groups: list[Group], catalogue: Catalogue, rows: ErrorRows,
-                  tick) -> int:
+def _write_groups(out: SiteOutput, kind: str, groups: list[Group], rows: ErrorRows, tick) -> int:
+    """A kind's index of groups, and each group's page.
+
+    Group pages do not name the newest snapshot (cards do not either): a refresh rewrites those whose errors
+    changed, and renders no other.
+    """
     heading, column, intro = _GROUP_PAGES[kind]
     page = f"{kind}/index.html"
-    out.write(page, render_page("groups.html", page, heading=heading, column=column, intro=intro,
-                                  groups=groups, newest=catalogue.newest))
+    out.write(page, render_page("groups.html", page, heading=heading, column=column, intro=intro, groups=groups,
+                                newest=None))
     written = 1
     for group in groups:
         if group.cards:
-            out.write(group.href, render_page("group.html", group.href, group=group, rows=rows.of(group),
-                                              heading=heading, index_page=page, newest=catalogue.newest))
+            _write_group(out, group, rows, heading=heading, index_page=page)
             written += 1
         tick(group.name)
     return written
+
+
+def _write_group(out: SiteOutput, group: Group, rows: ErrorRows, *, heading: str, index_page: str) -> None:
+    """A group's page, kept from the last build when made of the same rows (`ErrorRows.fingerprint`)."""
+    inputs = rows.fingerprint(group, heading, index_page)
+    if out.reusable(f"group:{group.href}", inputs, [group.href]):
+        rows.keep(group)
+    else:
+        out.write(group.href, render_page("group.html", group.href, group=group, rows=rows.of(group),
+                                          heading=heading, index_page=index_page, newest=None))
 
 
 def _write_diffs(out: SiteOutput, catalogue: Catalogue) -> int:

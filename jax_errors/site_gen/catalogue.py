@@ -6,7 +6,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from sqlalchemy import Engine
@@ -15,10 +15,11 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.docs_store import newest_passages
 from jax_errors.crawler.imports import module_name
 from jax_errors.db import queries
-from jax_errors.db.commit_history import CommitHistory, LineHistory
+from jax_errors.db.commit_history import CommitHistory, commit_histories, read_line
 from jax_errors.db.engine import consistent_reads
-from jax_errors.db.history import ErrorHistory, catalogue_history, lineage, live_successor
+from jax_errors.db.history import CatalogueHistory, ErrorHistory, catalogue_history, lineage, live_successor
 from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
+from jax_errors.forked import Forked
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.doc_mentions import DocMention, ErrorWords, doc_mentions
 from jax_errors.site_gen.knowledge import Knowledge
@@ -323,23 +324,33 @@ def load_catalogue(
     with Session(engine) as session:
         consistent_reads(session)
         history = catalogue_history(session)
-        line = LineHistory(session)
-        ordered = [SnapshotInfo.from_row(row, rank) for rank, row in enumerate(history.snapshots)]
-        snapshots = {snap.id: snap for snap in ordered}
+        line = read_line(session)
         placed = queries.catalogue_occurrences(session)
-        sites = queries.catalogue_sites(session)
-        runs = [Run.from_row(row) for row in queries.all_reproductions(session)]
-        tests = queries.confirmed_triggers(session)
-        linked = queries.static_link_counts(session)
-        wording = queries.worded_messages(session)
-        observed = queries.observed_messages(session)
-        groups = _group(placed)
-        spans = {error_id: _spans(occurrences, sites, snapshots, newest_rank=len(ordered) - 1)
-                 for error_id, occurrences in groups.items()}
-        # Each card shows who calls its newest raising function: only those functions' callers are read.
-        callers = queries.public_callers(session, {_function_key(s[0][1], sites) for s in spans.values()})
-        passages = newest_passages(session, [snap.id for snap in reversed(ordered)])
-    knowledge = dict(knowledge or {})
+        # Each error's commit-by-commit history is made on the second core while the rest is read.
+        commits = Forked(partial(commit_histories, line, {p.error_id for p in placed}), fork=bool(line.commits))
+        try:
+            return _cards(session, history, placed, commits, knowledge=dict(knowledge or {}), cases=cases)
+        finally:
+            commits.stop()
+
+
+def _cards(session: Session, history: CatalogueHistory, placed: list[queries.PlacedSite],
+           commits: Forked[dict[str, CommitHistory]], *, knowledge: dict[str, Knowledge],
+           cases: Iterable[Case]) -> Catalogue:
+    ordered = [SnapshotInfo.from_row(row, rank) for rank, row in enumerate(history.snapshots)]
+    snapshots = {snap.id: snap for snap in ordered}
+    sites = queries.catalogue_sites(session)
+    runs = [Run.from_row(row) for row in queries.all_reproductions(session)]
+    tests = queries.confirmed_triggers(session)
+    linked = queries.static_link_counts(session)
+    wording = queries.worded_messages(session)
+    observed = queries.observed_messages(session)
+    groups = _group(placed)
+    spans = {error_id: _spans(occurrences, sites, snapshots, newest_rank=len(ordered) - 1)
+             for error_id, occurrences in groups.items()}
+    # Each card shows who calls its newest raising function: only those functions' callers are read.
+    callers = queries.public_callers(session, {_function_key(s[0][1], sites) for s in spans.values()})
+    passages = newest_passages(session, [snap.id for snap in reversed(ordered)])
     cases_by_name = {case.name: case for case in cases}
     cases_by_error = _cases_by_error(cases_by_name)
     runs_by_error = _runs_by_error(runs, knowledge)
@@ -353,7 +364,6 @@ def load_catalogue(
             id=error_id, site=sites[newest.site_id], location=spans[error_id][0][0],
             locations=tuple(loc for loc, _ in spans[error_id]),
             history=replace(_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1),
-                            commits=line.of(error_id) if line else None,
                             lives_on=_lives_on(error_id, history.errors)),
             knowledge=entry,
             case=_case_for(error_id, entry, cases_by_name, cases_by_error, runs_by_error.get(error_id, ())),
@@ -365,7 +375,9 @@ def load_catalogue(
                        observed.get(error_id, ())),
         )
     mentions = doc_mentions((ErrorWords(c.id, c.template, c.site.exc_class) for c in cards.values()), passages)
-    cards = {key: replace(_with_lineage_titles(card, cards), docs=mentions.get(key, ())) for key, card in cards.items()}
+    by_error = commits.result()
+    cards = {key: replace(card, history=_with_line(card.history, cards, by_error.get(key)), docs=mentions.get(key, ()))
+             for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded),
                        tuple((o.error_id, n.error_id) for o, n in d.moved))
@@ -392,7 +404,8 @@ def _wording(site: RaiseSite, wording: Wording, observed: Iterable[str]) -> dict
     own = Template.from_json(site.template_parts)
     template = as_raised(own, site.exc_class, wording)
     seen = sorted({m for m in observed if m.strip()}, key=lambda m: (len(m), m))
-    by = site.exc_class if not own.has_words and wording.of(site.exc_class) else "helpers of other modules"
+    by = site.exc_class if template is not own and not own.has_words and wording.of(site.exc_class) \
+        else "helpers of other modules"
     return {"worded_by_class": template if template is not own else None, "worded_by": by,
             "example_message": seen[0] if seen and not template.spelled_out else None}
 
@@ -454,15 +467,14 @@ def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], 
 _LINEAGE_LINKS = ("reworded_from", "reworded_to", "moved_from", "moved_to")
 
 
-def _with_lineage_titles(card: Card, cards: Mapping[str, Card]) -> Card:
-    """The card with its lineage links titled by the cards they point to."""
-    if not any(getattr(card.history, name) for name in _LINEAGE_LINKS):
-        return card
+def _with_line(history: CardHistory, cards: Mapping[str, Card], commits: CommitHistory | None) -> CardHistory:
+    """The history with its commits on the history line, and its lineage links titled by the cards they point to."""
+    if commits is None and not any(getattr(history, name) for name in _LINEAGE_LINKS):
+        return history
     titled = {name: tuple(ErrorLink(link.error_id, cards[link.error_id].title)
-                          for link in getattr(card.history, name)) for name in _LINEAGE_LINKS}
-    lives_on = card.history.lives_on and ErrorLink(card.history.lives_on.error_id,
-                                                   cards[card.history.lives_on.error_id].title)
-    return replace(card, history=replace(card.history, **titled, lives_on=lives_on))
+                          for link in getattr(history, name)) for name in _LINEAGE_LINKS}
+    lives_on = history.lives_on and ErrorLink(history.lives_on.error_id, cards[history.lives_on.error_id].title)
+    return replace(history, **titled, lives_on=lives_on, commits=commits)
 
 
 def _group(placed: Iterable[queries.PlacedSite]) -> dict[str, list[queries.PlacedSite]]:
