@@ -252,6 +252,10 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
     commit's jax source (over the installed jaxlib); with --site only changed pages are rewritten.
     The summary line counts errors added, removed and reworded since the snapshot crawled before.
 
+    A catalogue with a first-parent history (crawl --history) has it extended, crawls the newest
+    commit alone as a snapshot, and folds the snapshots of older commits of the line that no card
+    cites any more into the history: each refresh then costs the same, however many came before.
+
     Example: jax-errors refresh --repo ../jax --rev main --site _site
     """
     from pathlib import Path

@@ -139,6 +139,20 @@ def test_release_tags_sort_by_version(git_repo):
         assert repository.release_tags() == ["jax-v0.4.9", "jax-v0.4.10", "jax-v0.10.0"]
 
 
+def test_has_commit_names_the_commits_a_clone_holds_and_nothing_else(git_repo, tmp_path):
+    first = git_repo.commit({"jax/a.py": "x = 1\n"}, "a", tag="jax-v0.4.1")
+    second = git_repo.commit({"jax/a.py": "x = 2\n"}, "b")
+    bare = tmp_path / "bare.git"
+    git_repo.repo.clone(bare, bare=True).close()
+    with JaxRepository(git_repo.path) as repository:
+        tree, blob = repository.commit(second).tree.hexsha, repository.commit(second).tree["jax"]["a.py"].hexsha
+        assert repository.has_commit(first) and repository.has_commit(second)
+        assert not any(repository.has_commit(name) for name in (tree, blob, "f" * 40, "jax-v0.4.1", "installed-0.12"))
+        assert repository.commits_since("HEAD", {first, "e" * 40, "installed-0.12"}, limit=10) == [second]
+    with JaxRepository(bare) as repository:
+        assert repository.has_commit(second) and not repository.has_commit("f" * 40)
+
+
 def test_bad_inputs_fail_with_one_line(tmp_path, git_repo):
     build_history(git_repo)
     with pytest.raises(NotAGitRepositoryError, match="not a git repository"):

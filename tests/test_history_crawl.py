@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import random
 import textwrap
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
 from commands import ok, one_line_error, run
+from site_pages import site_files
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -24,7 +26,15 @@ from jax_errors.crawler.repository import JaxRepository
 from jax_errors.crawler.statements import parse_source
 from jax_errors.db.commit_history import LineHistory
 from jax_errors.db.engine import open_database
-from jax_errors.db.models import BlobErrors, ErrorSpan, HistoryCommit, HistoryEvent, Occurrence
+from jax_errors.db.models import (
+    BlobErrors,
+    ErrorSpan,
+    HistoryCommit,
+    HistoryEvent,
+    Occurrence,
+    OccurrenceSpan,
+    Snapshot,
+)
 
 START = datetime(2025, 1, 1, 12, 0)
 WORDS = ["axis", "shape", "dtype", "rank", "size", "tracer", "mesh", "device"]
@@ -318,12 +328,54 @@ def test_refresh_extends_the_history_with_the_commits_the_branch_gained(history_
         assert report.history.commits == 39 and "history: 39 commits" in report.summary()
         assert spans_at(fresh_db, 240) == truth_at(repository, history_repo.shas[-1])
         assert spans_at(fresh_db, 201) == truth_at(repository, history_repo.shas[200])
-        # The snapshot crawls stored what the history keeps of each blob they read: the history read none again,
-        # and what they stored is what its own reading stores.
-        assert report.parsed > 0 and report.history.parsed == 0
+        # The line is extended commit by commit, and the newest commit alone crawled as a snapshot. That crawl
+        # stored what the line keeps of each blob it read: the history read only the others, and what the crawl
+        # stored is what the history's own reading stores.
+        assert [c.commit for c in report.crawls] == [history_repo.shas[-1]]
+        alone = open_database(tmp_path / "alone.db")
+        crawl_history(alone, repository, history_repo.shas[200])
+        needed = crawl_history(alone, repository, "main").parsed
+        assert report.parsed > 0 and report.history.parsed == needed - report.parsed
         direct = open_database(tmp_path / "direct.db")
         crawl_history(direct, repository, "main")
     assert blob_errors(fresh_db) == blob_errors(direct)
+
+
+def test_a_refreshed_history_keeps_the_commit_snapshots_its_cards_cite(history_repo, fresh_db, tmp_path):
+    from jax_errors.crawler.refresh import refresh
+    from jax_errors.site_gen.build import SiteConfig, build_site
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    site = SiteConfig(out=tmp_path / "site", knowledge_dir=tmp_path / "none", cases_dir=tmp_path / "none",
+                      search=False)
+    refreshed, folded = [], []
+    with JaxRepository(history_repo.path) as repository:
+        crawl_history(fresh_db, repository, history_repo.shas[200])
+        crawl_snapshot(fresh_db, repository.snapshot("jax-v0.0.5"))  # a release of the line: never folded
+        crawl_snapshot(fresh_db, repository.snapshot(history_repo.shas[200]))
+        build_site(fresh_db, site)
+        cited = {card.id: card.location.snapshot.commit for card in load_catalogue(fresh_db).cards.values()
+                 if not card.retired}
+        for n in range(201, 240, 3):
+            report = refresh(fresh_db, repository, history_repo.shas[n], site=site)
+            refreshed.append(history_repo.shas[n])
+            folded += report.folded
+            touched = set(repository.repo.git.diff("--name-only", refreshed[-2] if len(refreshed) > 1
+                                                   else history_repo.shas[200], refreshed[-1]).split())
+            cards = load_catalogue(fresh_db).cards.values()
+            # A card whose file the commits left alone names the same commit for its place as before.
+            assert all(cited[card.id] == card.location.snapshot.commit for card in cards
+                       if not card.retired and card.id in cited and card.location.path not in touched)
+            cited = {card.id: card.location.snapshot.commit for card in cards if not card.retired}
+        with Session(fresh_db) as session:
+            kept = set(session.scalars(select(Snapshot.commit)))
+            orphans = session.scalar(select(func.count()).select_from(OccurrenceSpan).where(~select(Snapshot.id).where(
+                Snapshot.id >= OccurrenceSpan.first_snapshot,
+                (OccurrenceSpan.last_snapshot.is_(None)) | (Snapshot.id <= OccurrenceSpan.last_snapshot)).exists()))
+    assert folded and not kept & set(folded) and len(kept) < 2 + len(refreshed)
+    assert {refreshed[-1], history_repo.shas[100]} <= kept and orphans == 0
+    build_site(fresh_db, replace(site, out=tmp_path / "full", incremental=False))
+    assert site_files(tmp_path / "site") == site_files(tmp_path / "full")
 
 
 def blob_errors(engine) -> dict[str, tuple]:

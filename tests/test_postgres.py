@@ -156,3 +156,33 @@ def test_the_first_parent_history_on_postgres(postgres_url, git_repo, fresh_db):
     assert [c.releases for c in commits] == [[], ["jax-v0.0.1"], [], []]
     assert [(e.position, e.kind) for e in events] == [(2, "reworded"), (3, "added"), (4, "removed")]
     engine.dispose()
+
+
+def test_folding_commit_snapshots_on_postgres(postgres_url, git_repo, fresh_db):
+    """A refresh folds the commit snapshot no card cites the same way on PostgreSQL as on SQLite."""
+    from sqlalchemy import select
+
+    from jax_errors.crawler.history import crawl_history
+    from jax_errors.crawler.refresh import refresh
+    from jax_errors.db.models import Occurrence, Snapshot
+
+    one = git_repo.commit({"jax/core.py": "def f(x):\n    raise ValueError(f'bad {x}')\n"}, "one", tag="jax-v0.0.1")
+    two = git_repo.commit({"jax/other.py": "def g():\n    raise TypeError('no')\n"}, "two")
+    three = git_repo.commit({"jax/other.py": "# g's line moves: its card cites this commit now\n\n"
+                                             "def g():\n    raise TypeError('no')\n"}, "three")
+
+    def placed(engine):
+        with Session(engine) as session:
+            return sorted(session.execute(select(Snapshot.commit, Occurrence.error_id, Occurrence.path)
+                                          .join(Snapshot, Snapshot.id == Occurrence.snapshot_id)).all())
+
+    engine = open_database(postgres_url)
+    with JaxRepository(git_repo.path) as repository:
+        for catalogue in (engine, fresh_db):
+            crawl_history(catalogue, repository, one)
+            crawl_snapshot(catalogue, repository.snapshot(one))
+            assert refresh(catalogue, repository, two).folded == []  # the release stays
+            assert refresh(catalogue, repository, three).folded == [two]
+    assert placed(engine) == placed(fresh_db)
+    assert {commit for commit, _, _ in placed(engine)} == {one, three}
+    engine.dispose()

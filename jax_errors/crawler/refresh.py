@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.crawl import CrawlReport, crawl_snapshot, date_undated_snapshots
 from jax_errors.crawler.history import HistoryReport, crawl_history, has_history
 from jax_errors.crawler.repository import JaxRepository
+from jax_errors.db.folding import fold_into_history
 from jax_errors.db.history import SnapshotDiff, diff_snapshots, ordered_snapshots
 from jax_errors.db.models import Snapshot
 from jax_errors.exceptions import WorkerError
@@ -36,6 +37,7 @@ class RefreshReport:
     reproduction: RunReport | None = None
     not_run: str | None = None  # why the affected cases could not run on the new commit
     site: BuildReport | None = None
+    folded: list[str] = field(default_factory=list)  # commit snapshots folded into the history line
     seconds: float = 0.0
 
     @property
@@ -70,6 +72,8 @@ class RefreshReport:
             parts.append(f"{len(self.affected)} cases affected")
         if self.history is not None and self.history.commits:
             parts.append(f"history: {self.history.commits} commits, {self.history.events} error events")
+        if self.folded:
+            parts.append(f"{len(self.folded)} older commit snapshots folded into the history")
         if self.site is not None:
             parts.append(f"site: {self.site.rewritten} pages rewritten, {self.site.unchanged} unchanged")
         return "; ".join(parts + ([f"{self.seconds:.1f} s"] if self.crawls or self.site else []))
@@ -82,7 +86,10 @@ def refresh(
 ) -> RefreshReport:
     """Crawl the commits of `rev` not yet crawled, each in its own transaction, and diff them.
 
-    A catalogue holding a first-parent history (`crawl --history`) has it extended to `rev` too.
+    A catalogue holding a first-parent history (`crawl --history`) has it extended to `rev` too. Of the new
+    commits only `rev` is then crawled as a snapshot (the line records each), and the snapshots of older
+    commits of the line that no card cites any more are folded into it (`db.folding`): a refresh costs the
+    same after a thousand commits as after one.
 
     The diff compares the newest snapshot crawled before (on this branch if it has one) with `rev`.
     Of `cases`, those whose raise site changed run again on the new commit's jax source (see
@@ -98,10 +105,13 @@ def refresh(
         crawled = set(session.scalars(select(Snapshot.commit)))
         before = ordered_snapshots(session)
     todo = repository.commits_since(rev, crawled, limit=limit)
+    history = has_history(engine)
+    if history:
+        todo = todo[-1:]  # the line records each commit: only the newest becomes a snapshot
     for commit in todo:
         report.crawls.append(crawl_snapshot(engine, repository.snapshot(commit), jobs=jobs, progress=progress,
                                             waiting=waiting))
-    if has_history(engine):
+    if history:
         report.history = crawl_history(engine, repository, rev, jobs=jobs, progress=progress, waiting=waiting)
     if todo and before:
         with Session(engine) as session:
@@ -112,7 +122,10 @@ def refresh(
         report.affected = [case.name for case in affected]
         if affected:
             _rerun(engine, repository, report, affected, todo[-1], jobs=jobs, timeout=timeout, progress=progress)
-    if site is not None and (todo or not (site.out / "index.html").exists() or cut_short(site.out)):
+    if history:
+        report.folded = fold_into_history(engine, waiting=waiting)
+    if site is not None and (todo or report.folded or not (site.out / "index.html").exists()
+                             or cut_short(site.out)):
         report.site = build_site(engine, site, progress=progress)
     report.seconds = time.perf_counter() - started
     return report

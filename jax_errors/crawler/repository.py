@@ -215,10 +215,16 @@ class JaxRepository:
         return self.repo.commit(sha).committed_datetime if is_commit(sha) and self.has_commit(sha) else None
 
     def has_commit(self, sha: str) -> bool:
+        """Whether `sha`, a full commit id, names a commit the repository holds.
+
+        Asked of GitPython's long-running `git cat-file --batch-check`: a refresh asks it of every
+        snapshot's commit, and a process each took 2.5 ms (0.5 s for 193 releases).
+        """
+        if not is_commit(sha):
+            return False
         try:
-            self.repo.git.cat_file("-e", f"{sha}^{{commit}}")
-            return True
-        except git.GitCommandError:
+            return self.repo.odb.info(bytes.fromhex(sha)).type == b"commit"
+        except ValueError:  # "missing": not in this clone
             return False
 
     @cached_property

@@ -71,6 +71,14 @@ class RaiseSite(Base):
 
     blob: Mapped[Blob] = relationship(back_populates="sites")
 
+    # What a card shows of a raise site: equal readings in consecutive snapshots make one run of its history.
+    READING = ("lineno", "end_lineno", "qualname", "exc_expr", "template", "guard_kind", "guard", "cause",
+               "excerpt_start", "excerpt")
+
+    @property
+    def reading(self) -> tuple:
+        return tuple(getattr(self, column) for column in self.READING)
+
     def __repr__(self) -> str:
         return f"<RaiseSite {self.base_id} {self.exc_class} line {self.lineno} in {self.qualname}>"
 

@@ -410,12 +410,6 @@ def _wording(site: RaiseSite, wording: Wording, observed: Iterable[str]) -> dict
             "example_message": seen[0] if seen and not template.spelled_out else None}
 
 
-def _site_reading(site: RaiseSite) -> tuple:
-    """What a card shows of a raise site: equal readings in consecutive snapshots make one run."""
-    return (site.lineno, site.end_lineno, site.qualname, site.exc_expr, site.template, site.guard_kind, site.guard,
-            site.cause, site.excerpt_start, site.excerpt)
-
-
 def _spans(occurrences: list[queries.PlacedSite], sites: Mapping[int, RaiseSite],
            snapshots: Mapping[int, SnapshotInfo], *, newest_rank: int) -> list[tuple[Location, queries.PlacedSite]]:
     """Runs of consecutive snapshots where the error stands at one path and reads the same, newest first.
@@ -425,7 +419,7 @@ def _spans(occurrences: list[queries.PlacedSite], sites: Mapping[int, RaiseSite]
     runs: list[list[queries.PlacedSite]] = []
     open_run: dict[tuple, int] = {}  # (path, reading) -> index of the run it may extend
     for placed in sorted(occurrences, key=lambda p: (snapshots[p.snapshot_id].rank, p.path)):
-        key = (placed.path, _site_reading(sites[placed.site_id]))
+        key = (placed.path, sites[placed.site_id].reading)
         index = open_run.get(key)
         rank = snapshots[placed.snapshot_id].rank
         if index is not None and snapshots[runs[index][-1].snapshot_id].rank == rank - 1:

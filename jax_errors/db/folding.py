@@ -1,0 +1,93 @@
+"""Fold commit snapshots into the history line once no card cites them.
+
+A snapshot is every file and raise site at one commit. Each one more makes every build, lookup index
+and `stats` read the catalogue's sites once more, so a catalogue refreshed at each commit (`refresh`
+crawls the newest as a snapshot) would grow slower with every commit. A catalogue with a first-parent
+history (`crawl --history`) records each commit's changes to each error in the line already; of its
+untagged commits it keeps as snapshots only those its cards cite:
+
+- the newest;
+- where the current reading of a live error begins: a card cites that commit for its place, line and
+  source, so a refresh that left the error alone leaves the card alone.
+
+The others are folded: removed, with what only they held (their call graph, docs passages and asserts'
+links). Releases (a tag or a version) and commits off the line are never folded. A card's runs of
+snapshots then join the kept ones around a folded commit, and its first crawled snapshot may be a later
+one; the exact commits that introduced and changed the error stay in the line ("Commit by commit").
+Runs and catches filed under a folded snapshot keep their release and error ids. Spans of sites and files
+are ranges of snapshot ids, so the snapshots around a folded one keep what they hold; spans left holding
+no snapshot go.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+
+from sqlalchemy import Engine, delete, exists, or_, select
+from sqlalchemy.orm import Session
+
+from jax_errors.db.engine import begin_writing
+from jax_errors.db.history import ordered_snapshots
+from jax_errors.db.models import FileSpan, HistoryCommit, Occurrence, OccurrenceSpan, RaiseSite, Snapshot
+from jax_errors.db.queries import chunks
+
+
+def foldable(session: Session) -> list[Snapshot]:
+    """The snapshots of untagged commits of the history line that no card cites (`cited`), oldest first."""
+    on_line = session.scalars(
+        select(Snapshot).join(HistoryCommit, HistoryCommit.commit == Snapshot.commit)
+        .where(Snapshot.origin == "git").order_by(HistoryCommit.position)).all()
+    candidates = [row for row in on_line[:-1] if row.release is None]
+    kept = cited(session, candidates) if candidates else set()
+    return [row for row in candidates if row.id not in kept]
+
+
+def cited(session: Session, among: list[Snapshot]) -> set[int]:
+    """Those of `among` that the cards of live errors (those the newest snapshot raises) cite: where a run of
+    equal readings that reaches the newest snapshot begins.
+
+    Only the snapshots from the one before the oldest of `among` on are read: a catalogue of every
+    release keeps its releases, and its commits come after them.
+    """
+    ordered = ordered_snapshots(session)
+    rank = {row.id: n for n, row in enumerate(ordered)}
+    newest = len(ordered) - 1
+    lowest = min(rank[row.id] for row in among)
+    window = [row.id for row in ordered[max(lowest - 1, 0):]]
+    live = set(session.scalars(select(Occurrence.error_id).where(
+        Occurrence.snapshot_id == ordered[newest].id, Occurrence.error_id.is_not(None))))
+    ranks: dict[tuple, set[int]] = defaultdict(set)  # (error id, path, reading) -> ranks holding it
+    reading = [getattr(RaiseSite, column) for column in RaiseSite.READING]
+    for chunk in chunks(live):
+        for error_id, snapshot_id, path, *read in session.execute(
+                select(Occurrence.error_id, Occurrence.snapshot_id, Occurrence.path, *reading)
+                .join(RaiseSite, RaiseSite.id == Occurrence.site_id)
+                .where(Occurrence.error_id.in_(chunk), Occurrence.snapshot_id.in_(window))):
+            ranks[(error_id, path, tuple(read))].add(rank[snapshot_id])
+    begins_at = set()
+    for held in ranks.values():
+        if newest in held:
+            begins = newest
+            while begins - 1 in held:
+                begins -= 1
+            begins_at.add(ordered[begins].id)
+    return begins_at & {row.id for row in among}
+
+
+def fold_into_history(engine: Engine, *, waiting: Callable[[], None] | None = None) -> list[str]:
+    """Fold the `foldable` snapshots in one transaction; the commits folded."""
+    with Session(engine) as session, session.begin():
+        begin_writing(session, waiting=waiting)
+        rows = foldable(session)
+        if not rows:
+            return []
+        folded = [row.commit for row in rows]
+        for chunk in chunks([row.id for row in rows]):
+            session.execute(delete(Snapshot).where(Snapshot.id.in_(chunk)))  # with what references it
+        for model in (OccurrenceSpan, FileSpan):
+            holds_one = select(Snapshot.id).where(
+                Snapshot.id >= model.first_snapshot,
+                or_(model.last_snapshot.is_(None), Snapshot.id <= model.last_snapshot))
+            session.execute(delete(model).where(~exists(holds_one)))
+    return folded
