@@ -57,19 +57,26 @@ def cited(session: Session, among: list[Snapshot]) -> set[int]:
     window = [row.id for row in ordered[max(lowest - 1, 0):]]
     live = set(session.scalars(select(Occurrence.error_id).where(
         Occurrence.snapshot_id == ordered[newest].id, Occurrence.error_id.is_not(None))))
-    ranks: dict[tuple, set[int]] = defaultdict(set)  # (error id, path, reading) -> ranks holding it
-    reading = [getattr(RaiseSite, column) for column in RaiseSite.READING]
+    held: dict[tuple[str, str], dict[int, int]] = defaultdict(dict)  # (error id, path) -> rank -> site id
     for chunk in chunks(live):
-        for error_id, snapshot_id, path, *read in session.execute(
-                select(Occurrence.error_id, Occurrence.snapshot_id, Occurrence.path, *reading)
-                .join(RaiseSite, RaiseSite.id == Occurrence.site_id)
+        for error_id, snapshot_id, path, site_id in session.execute(
+                select(Occurrence.error_id, Occurrence.snapshot_id, Occurrence.path, Occurrence.site_id)
                 .where(Occurrence.error_id.in_(chunk), Occurrence.snapshot_id.in_(window))):
-            ranks[(error_id, path, tuple(read))].add(rank[snapshot_id])
+            held[(error_id, path)][rank[snapshot_id]] = site_id
+    # One site row reads the same everywhere: only sites of places that changed row are read, to compare.
+    changed = {site for sites in held.values() if len(set(sites.values())) > 1 for site in sites.values()}
+    reading = {}
+    for chunk in chunks(changed):
+        for site_id, *read in session.execute(select(RaiseSite.id, *(getattr(RaiseSite, column)
+                                                                    for column in RaiseSite.READING))
+                                              .where(RaiseSite.id.in_(chunk))):
+            reading[site_id] = tuple(read)
     begins_at = set()
-    for held in ranks.values():
-        if newest in held:
+    for sites in held.values():
+        if newest in sites:
             begins = newest
-            while begins - 1 in held:
+            while begins - 1 in sites and (sites[begins - 1] == sites[begins]
+                                           or reading[sites[begins - 1]] == reading[sites[begins]]):
                 begins -= 1
             begins_at.add(ordered[begins].id)
     return begins_at & {row.id for row in among}
