@@ -250,7 +250,7 @@ def refresh_on_history(args, results) -> None:
         parent = commit.parents[0].hexsha
         measured = {}
         for name, with_history in (("without", False), ("history", True)):
-            engine = fresh_db(tmp, "refresh")
+            engine = fresh_db(tmp, f"refresh-{name}")
             history_s = 0.0
             if with_history:
                 history_s, line = timed(crawl_history, engine, repository, parent, since=args.since, jobs=2)
@@ -259,13 +259,48 @@ def refresh_on_history(args, results) -> None:
             shutil.rmtree(tmp / "site", ignore_errors=True)
             build_site(engine, SiteConfig(out=tmp / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases"))
             engine.dispose()
-            measured[name] = _refresh_alone(args, tmp, commit.hexsha, "site", search_index.SHARDS, work=name)
+            measured[name] = _refresh_alone(args, tmp, commit.hexsha, "site", search_index.SHARDS, work=name,
+                                            db=f"refresh-{name}")
             measured[name]["history_crawl_s"] = history_s
+        # Then the commits after it, refreshed one at a time in this process, folding the commit snapshots no
+        # card cites, and keeping every one (`--keep-commit-snapshots`): the last refresh of each.
+        line = [sha for sha, _ in repository.first_parent_line("HEAD", after=parent)][:1 + STEADY_REFRESHES]
+        steady = {fold: _refreshed_one_by_one(tmp, repository, line, fold=fold) for fold in (True, False)}
     on, off = measured["history"], measured["without"]
+    (folded_s, folded_kept), (kept_s, kept_kept) = steady[True], steady[False]
     report(results, f"refresh_on_history_{commit.hexsha[:10]}", since=args.since, history_crawl_s=on["history_crawl_s"],
            refresh_s=on["refresh_s"], crawl_s=on["crawl_s"], history_s=on["history_s"], site_s=on["site_s"],
            pages_rewritten=on["pages_rewritten"], without_history_refresh_s=off["refresh_s"],
-           vs_without_history=on["refresh_s"] / off["refresh_s"])
+           vs_without_history=on["refresh_s"] / off["refresh_s"], refreshes_one_by_one=len(line),
+           last_folding_s=folded_s, snapshots_folding=folded_kept, last_keeping_every_s=kept_s,
+           snapshots_keeping_every=kept_kept, folding_vs_keeping=folded_s / kept_s)
+
+
+STEADY_REFRESHES = 11  # commits refreshed one at a time after the first
+
+
+def _refreshed_one_by_one(tmp: Path, repository, line: list[str], *, fold: bool) -> tuple[float, int]:
+    """Refresh a copy of the history catalogue and its site to each of `line` in turn (cases not run): the time
+    of the last refresh, and the snapshots then kept."""
+    from sqlalchemy import func, select
+    from sqlalchemy.orm import Session
+
+    from jax_errors.crawler.refresh import refresh as refresh_catalogue
+    from jax_errors.db.models import Snapshot
+    from jax_errors.site_gen.build import SiteConfig
+
+    work = tmp / f"one-by-one-{'folding' if fold else 'keeping'}"
+    work.mkdir()
+    shutil.copyfile(tmp / "refresh-history.db", work / "catalogue.db")
+    shutil.copytree(tmp / "site", work / "site")
+    engine = open_database(work / "catalogue.db")
+    site = SiteConfig(out=work / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases")
+    for sha in line:
+        seconds, _ = timed(refresh_catalogue, engine, repository, sha, jobs=2, site=site, fold=fold)
+    with Session(engine) as session:
+        snapshots = session.scalar(select(func.count()).select_from(Snapshot))
+    engine.dispose()
+    return seconds, snapshots
 
 
 def _built_in_one_shard(engine, config):
@@ -280,12 +315,12 @@ def _built_in_one_shard(engine, config):
         search_index.SHARDS = shards
 
 
-def _refresh_alone(args, tmp: Path, rev: str, site: str, shards: int, work: str = "") -> dict:
+def _refresh_alone(args, tmp: Path, rev: str, site: str, shards: int, work: str = "", db: str = "refresh") -> dict:
     """The refresh to `rev` from a copy of the parent's database and `site` (its search index in `shards`
     shards), in a process of its own."""
     work = tmp / f"alone-{site}{'-' if work else ''}{work}"
     work.mkdir()
-    shutil.copyfile(tmp / "refresh.db", work / "catalogue.db")
+    shutil.copyfile(tmp / f"{db}.db", work / "catalogue.db")
     shutil.copytree(tmp / site, work / "site")
     subprocess.run([sys.executable, "-c", _REFRESH_ALONE, str(work / "catalogue.db"), str(args.repo), rev,
                     str(work / "site"), str(ROOT), str(work / "answer.json"), str(shards)], check=True)

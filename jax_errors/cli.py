@@ -240,12 +240,14 @@ def _crawl_history(repo, revs, since, jobs, db) -> None:
               help="Also rebuild the site in this folder, rewriting only the pages that changed.")
 @click.option("--knowledge", "knowledge_dir", type=click.Path(file_okay=False), default="knowledge",
               show_default=True, help="Curated knowledge for the site (with --site).")
+@click.option("--keep-commit-snapshots", is_flag=True,
+              help="With a history line: crawl and keep a snapshot of every new commit, folding none.")
 @base_url_option
 @report_url_option
 @jobs_option
 @db_option
-def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, base_url, report_url, jobs,
-            db) -> None:
+def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, keep_commit_snapshots,
+            base_url, report_url, jobs, db) -> None:
     """Crawl only the commits of --rev not crawled yet, re-run the cases they touch, and summarise.
 
     Only changed blobs are parsed; the cases whose raise site changed run again on the newest
@@ -271,7 +273,8 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
     engine = open_database(db)
     with JaxRepository(repo) as repository, progress_bar(f"refresh {rev}") as progress:
         report = refresh_catalogue(engine, repository, rev, limit=limit, jobs=jobs, progress=progress,
-                                   cases=cases, timeout=timeout, site=site, waiting=waiting_notice(db))
+                                   cases=cases, timeout=timeout, site=site, waiting=waiting_notice(db),
+                                   fold=not keep_commit_snapshots)
     click.echo(report.summary())
 
 

@@ -10,6 +10,7 @@ import random
 import textwrap
 from dataclasses import replace
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 from commands import ok, one_line_error, run
@@ -376,6 +377,23 @@ def test_a_refreshed_history_keeps_the_commit_snapshots_its_cards_cite(history_r
     assert {refreshed[-1], history_repo.shas[100]} <= kept and orphans == 0
     build_site(fresh_db, replace(site, out=tmp_path / "full", incremental=False))
     assert site_files(tmp_path / "site") == site_files(tmp_path / "full")
+
+
+def test_refresh_keeps_every_commit_snapshot_when_asked(history_repo, tmp_path):
+    repo, start = str(history_repo.path), history_repo.shas[230]
+
+    def snapshots(db: Path) -> set[str]:
+        with Session(open_database(db)) as session:
+            return set(session.scalars(select(Snapshot.commit)))
+
+    for db in (tmp_path / "kept.db", tmp_path / "folded.db"):
+        ok("crawl", "--repo", repo, "--history", "--rev", start, "--db", str(db))
+        ok("crawl", "--repo", repo, "--rev", start, "--db", str(db))
+    kept = ok("refresh", "--repo", repo, "--no-reproduce", "--keep-commit-snapshots", "--db", str(tmp_path / "kept.db"))
+    folded = ok("refresh", "--repo", repo, "--no-reproduce", "--db", str(tmp_path / "folded.db"))
+    assert "crawled 9 new commits" in kept and snapshots(tmp_path / "kept.db") == set(history_repo.shas[230:])
+    assert "crawled 1 new commits" in folded and history_repo.shas[-1] in snapshots(tmp_path / "folded.db")
+    assert len(snapshots(tmp_path / "folded.db")) <= 2
 
 
 def blob_errors(engine) -> dict[str, tuple]:

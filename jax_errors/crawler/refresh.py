@@ -83,13 +83,15 @@ def refresh(
     engine: Engine, repository: JaxRepository, rev: str = "HEAD", *, limit: int = DEFAULT_LIMIT,
     jobs: int = 1, progress: Progress | None = None, cases: Sequence[Case] = (),
     timeout: float | None = None, site: SiteConfig | None = None, waiting: Callable[[], None] | None = None,
+    fold: bool = True,
 ) -> RefreshReport:
     """Crawl the commits of `rev` not yet crawled, each in its own transaction, and diff them.
 
     A catalogue holding a first-parent history (`crawl --history`) has it extended to `rev` too. Of the new
     commits only `rev` is then crawled as a snapshot (the line records each), and the snapshots of older
     commits of the line that no card cites any more are folded into it (`db.folding`): a refresh costs the
-    same after a thousand commits as after one.
+    same after a thousand commits as after one. With `fold=False`, each new commit is crawled as a snapshot
+    and kept.
 
     The diff compares the newest snapshot crawled before (on this branch if it has one) with `rev`.
     Of `cases`, those whose raise site changed run again on the new commit's jax source (see
@@ -106,7 +108,7 @@ def refresh(
         before = ordered_snapshots(session)
     todo = repository.commits_since(rev, crawled, limit=limit)
     history = has_history(engine)
-    if history:
+    if history and fold:
         todo = todo[-1:]  # the line records each commit: only the newest becomes a snapshot
     for commit in todo:
         report.crawls.append(crawl_snapshot(engine, repository.snapshot(commit), jobs=jobs, progress=progress,
@@ -122,7 +124,7 @@ def refresh(
         report.affected = [case.name for case in affected]
         if affected:
             _rerun(engine, repository, report, affected, todo[-1], jobs=jobs, timeout=timeout, progress=progress)
-    if history:
+    if history and fold:
         report.folded = fold_into_history(engine, waiting=waiting)
     if site is not None and (todo or report.folded or not (site.out / "index.html").exists()
                              or cut_short(site.out)):
