@@ -10,7 +10,6 @@ run goes on from the last commit stored.
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections import defaultdict, deque
@@ -20,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from itertools import batched
 
-from sqlalchemy import Engine, Text, cast, func, insert, select, update
+from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.blob_errors import errors_of, store_errors
@@ -29,6 +28,7 @@ from jax_errors.crawler.ids import error_id
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.crawler.repository import ChangedFile, JaxRepository
 from jax_errors.crawler.sources import is_package_source
+from jax_errors.db.commit_history import RELEASES_TEXT, releases_of
 from jax_errors.db.engine import begin_writing
 from jax_errors.db.history import ErrorInfo, match_lineage
 from jax_errors.db.models import BlobErrors, ErrorSpan, HistoryCommit, HistoryEvent
@@ -365,11 +365,8 @@ def _update_releases(engine: Engine, repository: JaxRepository) -> None:
     """Mark stored commits with the release tags made from them: tags new since the last run, or never placed."""
     with Session(engine) as session, session.begin():
         begin_writing(session)
-        # The tags as text: only the few commits that have some are parsed (a refresh reads every commit's).
-        stored = {sha: (position, (json.loads(releases) or []) if releases and releases != "[]" else [], date)
-                  for position, sha, releases, date in session.execute(select(
-                      HistoryCommit.position, HistoryCommit.commit, cast(HistoryCommit.releases, Text),
-                      HistoryCommit.committed_at))}
+        stored = {sha: (position, releases_of(releases), date) for position, sha, releases, date in session.execute(
+            select(HistoryCommit.position, HistoryCommit.commit, RELEASES_TEXT, HistoryCommit.committed_at))}
         if not stored:
             return
         placed = {tag for _, releases, _ in stored.values() for tag in releases}

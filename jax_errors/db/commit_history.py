@@ -7,12 +7,13 @@ break it; releases count where the commit they were made from lies inside that p
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Row, select
+from sqlalchemy import Row, Text, cast, select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.models import ErrorSpan, HistoryCommit, HistoryEvent
@@ -79,22 +80,29 @@ class CommitHistory:
 class LineRows:
     """The history line as read from the database: what `LineHistory` is made of (and a child may be handed)."""
 
-    commits: list[tuple[int, str, datetime, list[str] | None]]  # position, commit, date, release tags
-    spans: list[tuple[str, int, int | None]]  # error id, first and last position
-    events: list[Row]  # every column of `HistoryEvent`, by position
+    commits: list[tuple[int, str, datetime, list[str]]]  # position, commit, date, release tags
+    spans: Sequence[Row]  # error id, first and last position
+    events: Sequence[Row]  # every column of `HistoryEvent`, by position
+
+
+# A commit's release tags as stored text: the few commits that have some are parsed, not every commit's.
+RELEASES_TEXT = cast(HistoryCommit.releases, Text)
+
+
+def releases_of(text: str | None) -> list[str]:
+    """The release tags `RELEASES_TEXT` read."""
+    return (json.loads(text) or []) if text and text != "[]" else []
 
 
 def read_line(session: Session) -> LineRows:
     """The catalogue's history line, read in one go (empty when it has none)."""
     # Rows, not mapped objects: a full history holds tens of thousands of events, and they are only read.
     return LineRows(
-        commits=[tuple(row) for row in session.execute(select(
-            HistoryCommit.position, HistoryCommit.commit, HistoryCommit.committed_at, HistoryCommit.releases))],
-        spans=[tuple(row) for row in session.execute(
-            select(ErrorSpan.error_id, ErrorSpan.first_position, ErrorSpan.last_position))],
-        events=list(session.execute(select(*(getattr(HistoryEvent, column.key)
-                                             for column in HistoryEvent.__table__.columns))
-                                    .order_by(HistoryEvent.position, HistoryEvent.id))),
+        commits=[(position, commit, date, releases_of(tags)) for position, commit, date, tags in session.execute(
+            select(HistoryCommit.position, HistoryCommit.commit, HistoryCommit.committed_at, RELEASES_TEXT))],
+        spans=session.execute(select(ErrorSpan.error_id, ErrorSpan.first_position, ErrorSpan.last_position)).all(),
+        events=session.execute(select(*(getattr(HistoryEvent, column.key) for column in HistoryEvent.__table__.columns))
+                               .order_by(HistoryEvent.position, HistoryEvent.id)).all(),
     )
 
 
