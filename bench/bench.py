@@ -262,8 +262,8 @@ def refresh_on_history(args, results) -> None:
             measured[name] = _refresh_alone(args, tmp, commit.hexsha, "site", search_index.SHARDS, work=name,
                                             db=f"refresh-{name}")
             measured[name]["history_crawl_s"] = history_s
-        # Then the commits after it, refreshed one at a time in this process, folding the commit snapshots no
-        # card cites, and keeping every one (`--keep-commit-snapshots`): the last refresh of each.
+        # Then the commits after it, refreshed one at a time in this process, folding the commit snapshots
+        # nothing cites (`--fold-commit-snapshots`), and keeping every one: the last refresh of each.
         line = [sha for sha, _ in repository.first_parent_line("HEAD", after=parent)][:1 + STEADY_REFRESHES]
         steady = {fold: _refreshed_one_by_one(tmp, repository, line, fold=fold) for fold in (True, False)}
     on, off = measured["history"], measured["without"]

@@ -240,13 +240,14 @@ def _crawl_history(repo, revs, since, jobs, db) -> None:
               help="Also rebuild the site in this folder, rewriting only the pages that changed.")
 @click.option("--knowledge", "knowledge_dir", type=click.Path(file_okay=False), default="knowledge",
               show_default=True, help="Curated knowledge for the site (with --site).")
-@click.option("--keep-commit-snapshots", is_flag=True,
-              help="With a history line: crawl and keep a snapshot of every new commit, folding none.")
+@click.option("--fold-commit-snapshots", is_flag=True,
+              help="With a history line: crawl only the newest commit, and fold older commit snapshots nothing "
+                   "cites into the history.")
 @base_url_option
 @report_url_option
 @jobs_option
 @db_option
-def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, keep_commit_snapshots,
+def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowledge_dir, fold_commit_snapshots,
             base_url, report_url, jobs, db) -> None:
     """Crawl only the commits of --rev not crawled yet, re-run the cases they touch, and summarise.
 
@@ -254,9 +255,10 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
     commit's jax source (over the installed jaxlib); with --site only changed pages are rewritten.
     The summary line counts errors added, removed and reworded since the snapshot crawled before.
 
-    A catalogue with a first-parent history (crawl --history) has it extended, crawls the newest
-    commit alone as a snapshot, and folds the snapshots of older commits of the line that no card
-    cites any more into the history: each refresh then costs the same, however many came before.
+    A catalogue with a first-parent history (crawl --history) has it extended. With
+    --fold-commit-snapshots it crawls the newest commit alone as a snapshot, and folds the snapshots
+    of older commits of the line that nothing cites any more into the history: each refresh then
+    costs the same, however many came before.
 
     Example: jax-errors refresh --repo ../jax --rev main --site _site
     """
@@ -274,7 +276,7 @@ def refresh(repo, rev, limit, cases_dir, no_reproduce, timeout, site_out, knowle
     with JaxRepository(repo) as repository, progress_bar(f"refresh {rev}") as progress:
         report = refresh_catalogue(engine, repository, rev, limit=limit, jobs=jobs, progress=progress,
                                    cases=cases, timeout=timeout, site=site, waiting=waiting_notice(db),
-                                   fold=not keep_commit_snapshots)
+                                   fold=fold_commit_snapshots)
     click.echo(report.summary())
 
 

@@ -329,10 +329,8 @@ def test_refresh_extends_the_history_with_the_commits_the_branch_gained(history_
         assert report.history.commits == 39 and "history: 39 commits" in report.summary()
         assert spans_at(fresh_db, 240) == truth_at(repository, history_repo.shas[-1])
         assert spans_at(fresh_db, 201) == truth_at(repository, history_repo.shas[200])
-        # The line is extended commit by commit, and the newest commit alone crawled as a snapshot. That crawl
-        # stored what the line keeps of each blob it read: the history read only the others, and what the crawl
-        # stored is what the history's own reading stores.
-        assert [c.commit for c in report.crawls] == [history_repo.shas[-1]]
+        # The snapshot crawls stored what the line keeps of each blob they read: the history read only the
+        # others, and what they stored is what the history's own reading stores.
         alone = open_database(tmp_path / "alone.db")
         crawl_history(alone, repository, history_repo.shas[200])
         needed = crawl_history(alone, repository, "main").parsed
@@ -358,7 +356,8 @@ def test_a_refreshed_history_keeps_the_commit_snapshots_its_cards_cite(history_r
         cited = {card.id: card.location.snapshot.commit for card in load_catalogue(fresh_db).cards.values()
                  if not card.retired}
         for n in range(201, 240, 3):
-            report = refresh(fresh_db, repository, history_repo.shas[n], site=site)
+            report = refresh(fresh_db, repository, history_repo.shas[n], site=site, fold=True)
+            assert [c.commit for c in report.crawls] == [history_repo.shas[n]]  # the newest alone
             refreshed.append(history_repo.shas[n])
             folded += report.folded
             touched = set(repository.repo.git.diff("--name-only", refreshed[-2] if len(refreshed) > 1
@@ -379,7 +378,40 @@ def test_a_refreshed_history_keeps_the_commit_snapshots_its_cards_cite(history_r
     assert site_files(tmp_path / "site") == site_files(tmp_path / "full")
 
 
-def test_refresh_keeps_every_commit_snapshot_when_asked(history_repo, tmp_path):
+def test_folding_keeps_a_commit_tagged_after_its_crawl_and_one_that_evidence_was_filed_under(git_repo, fresh_db):
+    from sqlalchemy import insert
+
+    from jax_errors.crawler.refresh import refresh
+    from jax_errors.db.models import Reproduction
+
+    raising = "def f(x):\n    raise ValueError(f'bad {x}')\n"
+    first = git_repo.commit({"jax/core.py": raising}, "one")
+    tagged = git_repo.commit({"jax/other.py": "def g():\n    raise TypeError('no')\n"}, "two")
+    filed = git_repo.commit({"jax/third.py": "def h():\n    raise KeyError('k')\n"}, "three")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_history(fresh_db, repository, first)
+        crawl_snapshot(fresh_db, repository.snapshot(first))
+        refresh(fresh_db, repository, tagged, fold=True)
+        git_repo.repo.create_tag("jax-v0.0.9", ref=tagged)  # tagged once its snapshot was crawled
+        refresh(fresh_db, repository, filed, fold=True)
+        with Session(fresh_db) as session, session.begin():
+            snapshot_id = session.scalar(select(Snapshot.id).where(Snapshot.commit == filed))
+            session.execute(insert(Reproduction), [{
+                "case_name": "a_case", "jax_version": "0.0.9", "status": "reproduced", "snapshot_id": snapshot_id,
+                "expected": "", "frames": [], "fixed_ok": True, "duration": 0.1, "ran_at": START}])
+        # Every reading of core.py, other.py and third.py changes: no card cites the three commits any more.
+        moved = {path: "# moved\n" + text for path, text in {
+            "jax/core.py": raising, "jax/other.py": "def g():\n    raise TypeError('no')\n",
+            "jax/third.py": "def h():\n    raise KeyError('k')\n"}.items()}
+        last = git_repo.commit(moved, "four")
+    with JaxRepository(git_repo.path) as repository:  # as the next refresh's process: it lists the new tag
+        report = refresh(fresh_db, repository, last, fold=True)
+    with Session(fresh_db) as session:
+        kept = set(session.scalars(select(Snapshot.commit)))
+    assert report.folded == [first] and kept == {tagged, filed, last}
+
+
+def test_refresh_folds_commit_snapshots_only_when_asked(history_repo, tmp_path):
     repo, start = str(history_repo.path), history_repo.shas[230]
 
     def snapshots(db: Path) -> set[str]:
@@ -389,8 +421,8 @@ def test_refresh_keeps_every_commit_snapshot_when_asked(history_repo, tmp_path):
     for db in (tmp_path / "kept.db", tmp_path / "folded.db"):
         ok("crawl", "--repo", repo, "--history", "--rev", start, "--db", str(db))
         ok("crawl", "--repo", repo, "--rev", start, "--db", str(db))
-    kept = ok("refresh", "--repo", repo, "--no-reproduce", "--keep-commit-snapshots", "--db", str(tmp_path / "kept.db"))
-    folded = ok("refresh", "--repo", repo, "--no-reproduce", "--db", str(tmp_path / "folded.db"))
+    kept = ok("refresh", "--repo", repo, "--no-reproduce", "--db", str(tmp_path / "kept.db"))
+    folded = ok("refresh", "--repo", repo, "--no-reproduce", "--fold-commit-snapshots", "--db", str(tmp_path / "folded.db"))
     assert "crawled 9 new commits" in kept and snapshots(tmp_path / "kept.db") == set(history_repo.shas[230:])
     assert "crawled 1 new commits" in folded and history_repo.shas[-1] in snapshots(tmp_path / "folded.db")
     assert len(snapshots(tmp_path / "folded.db")) <= 2

@@ -181,8 +181,8 @@ def test_folding_commit_snapshots_on_postgres(postgres_url, git_repo, fresh_db):
         for catalogue in (engine, fresh_db):
             crawl_history(catalogue, repository, one)
             crawl_snapshot(catalogue, repository.snapshot(one))
-            assert refresh(catalogue, repository, two).folded == []  # the release stays
-            assert refresh(catalogue, repository, three).folded == [two]
+            assert refresh(catalogue, repository, two, fold=True).folded == []  # the release stays
+            assert refresh(catalogue, repository, three, fold=True).folded == [two]
     assert placed(engine) == placed(fresh_db)
     assert {commit for commit, _, _ in placed(engine)} == {one, three}
     engine.dispose()

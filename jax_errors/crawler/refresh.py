@@ -83,15 +83,14 @@ def refresh(
     engine: Engine, repository: JaxRepository, rev: str = "HEAD", *, limit: int = DEFAULT_LIMIT,
     jobs: int = 1, progress: Progress | None = None, cases: Sequence[Case] = (),
     timeout: float | None = None, site: SiteConfig | None = None, waiting: Callable[[], None] | None = None,
-    fold: bool = True,
+    fold: bool = False,
 ) -> RefreshReport:
     """Crawl the commits of `rev` not yet crawled, each in its own transaction, and diff them.
 
-    A catalogue holding a first-parent history (`crawl --history`) has it extended to `rev` too. Of the new
-    commits only `rev` is then crawled as a snapshot (the line records each), and the snapshots of older
-    commits of the line that no card cites any more are folded into it (`db.folding`): a refresh costs the
-    same after a thousand commits as after one. With `fold=False`, each new commit is crawled as a snapshot
-    and kept.
+    A catalogue holding a first-parent history (`crawl --history`) has it extended to `rev` too. With `fold`,
+    only `rev` is then crawled as a snapshot (the line records each commit), and the snapshots of older
+    commits of the line that nothing cites any more are folded into it (`db.folding`): a refresh then costs
+    the same after a thousand commits as after one.
 
     The diff compares the newest snapshot crawled before (on this branch if it has one) with `rev`.
     Of `cases`, those whose raise site changed run again on the new commit's jax source (see

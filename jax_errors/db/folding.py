@@ -1,22 +1,26 @@
-"""Fold commit snapshots into the history line once no card cites them.
+"""Fold commit snapshots into the history line once nothing cites them (`refresh --fold-commit-snapshots`).
 
 A snapshot is every file and raise site at one commit. Each one more makes every build, lookup index
 and `stats` read the catalogue's sites once more, so a catalogue refreshed at each commit (`refresh`
 crawls the newest as a snapshot) would grow slower with every commit. A catalogue with a first-parent
-history (`crawl --history`) records each commit's changes to each error in the line already; of its
-untagged commits it keeps as snapshots only those its cards cite:
+history (`crawl --history`) records each commit's changes to each error in the line already; folding
+keeps as snapshots only those of its untagged commits that its cards cite:
 
 - the newest;
 - where the current reading of a live error begins: a card cites that commit for its place, line and
   source, so a refresh that left the error alone leaves the card alone.
 
-The others are folded: removed, with what only they held (their call graph, docs passages and asserts'
-links). Releases (a tag or a version) and commits off the line are never folded. A card's runs of
-snapshots then join the kept ones around a folded commit, and its first crawled snapshot may be a later
-one; the exact commits that introduced and changed the error stay in the line ("Commit by commit").
-Runs and catches filed under a folded snapshot keep their release and error ids. Spans of sites and files
-are ranges of snapshot ids, so the snapshots around a folded one keep what they hold; spans left holding
-no snapshot go.
+The others are folded: removed, with what only they held (their call graph and docs passages).
+Releases (a tag or a version, or a tag the line records) and commits off the line are never folded, nor
+is a snapshot that evidence was filed under (asserts' links, caught tests, reproduction runs). A card's
+runs of snapshots then join the kept ones around a folded commit, and its first crawled snapshot may be
+a later one; the exact commits that introduced and changed the error stay in the line ("Commit by
+commit"). An error that only folded snapshots held has no card any more, nor its rewording the link
+from it: only the line records it. So folding is asked for (`refresh --fold-commit-snapshots`), for a
+catalogue refreshed at each commit. Spans of sites and files are ranges of snapshot ids, so the
+snapshots around a folded one keep what they hold; spans left holding no snapshot go. A process that
+works on a commit snapshot over several transactions (`reproduce --tree`, `triggers mine`) should not
+run beside a folding refresh.
 """
 
 from __future__ import annotations
@@ -27,18 +31,35 @@ from collections.abc import Callable
 from sqlalchemy import Engine, delete, exists, or_, select
 from sqlalchemy.orm import Session
 
+from jax_errors.db.commit_history import RELEASES_TEXT, releases_of
 from jax_errors.db.engine import begin_writing
 from jax_errors.db.history import ordered_snapshots
-from jax_errors.db.models import FileSpan, HistoryCommit, Occurrence, OccurrenceSpan, RaiseSite, Snapshot
+from jax_errors.db.models import (
+    ConfirmedTrigger,
+    FileSpan,
+    HistoryCommit,
+    Occurrence,
+    OccurrenceSpan,
+    RaiseSite,
+    Reproduction,
+    Snapshot,
+    StaticLink,
+)
 from jax_errors.db.queries import chunks
 
 
 def foldable(session: Session) -> list[Snapshot]:
-    """The snapshots of untagged commits of the history line that no card cites (`cited`), oldest first."""
-    on_line = session.scalars(
-        select(Snapshot).join(HistoryCommit, HistoryCommit.commit == Snapshot.commit)
+    """The snapshots of untagged commits of the history line that nothing cites (`cited`), oldest first.
+
+    A commit tagged after its snapshot was crawled is a release too: the line knows its tags. A snapshot
+    that evidence was filed under (links of JAX's asserts, caught tests, reproductions) stays with it.
+    """
+    on_line = session.execute(
+        select(Snapshot, RELEASES_TEXT).join(HistoryCommit, HistoryCommit.commit == Snapshot.commit)
         .where(Snapshot.origin == "git").order_by(HistoryCommit.position)).all()
-    candidates = [row for row in on_line[:-1] if row.release is None]
+    evidence = {model.snapshot_id for model in (StaticLink, ConfirmedTrigger, Reproduction)}
+    candidates = [row for row, tags in on_line[:-1] if row.release is None and not releases_of(tags)
+                  and not any(session.scalar(select(exists().where(column == row.id))) for column in evidence)]
     kept = cited(session, candidates) if candidates else set()
     return [row for row in candidates if row.id not in kept]
 
