@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, insert
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.ids import base_ids
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.crawler.store import BlobScan
-from jax_errors.db.models import BlobErrors, HistoryCommit
+from jax_errors.db.commit_history import holds_history
+from jax_errors.db.models import BlobErrors
 from jax_errors.db.text import storable
 
 
@@ -40,5 +41,5 @@ def store_errors(session: Session, found: Sequence[tuple[str, list[list], str | 
 
 def store_for_history(session: Session, scans: Sequence[BlobScan]) -> None:
     """Store the rows of blobs a snapshot crawl scanned, if the catalogue has a history line to use them."""
-    if scans and session.scalar(select(HistoryCommit.position).limit(1)) is not None:
+    if scans and holds_history(session):
         store_errors(session, [(scan.sha, *errors_of(scan)) for scan in scans])

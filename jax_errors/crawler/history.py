@@ -28,7 +28,7 @@ from jax_errors.crawler.ids import error_id
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.crawler.repository import ChangedFile, JaxRepository
 from jax_errors.crawler.sources import is_package_source
-from jax_errors.db.commit_history import RELEASES_TEXT, releases_of
+from jax_errors.db.commit_history import RELEASES_TEXT, holds_history, releases_of
 from jax_errors.db.engine import begin_writing
 from jax_errors.db.history import ErrorInfo, match_lineage
 from jax_errors.db.models import BlobErrors, ErrorSpan, HistoryCommit, HistoryEvent
@@ -88,7 +88,7 @@ def scan_errors(path: str, sha: str, data: bytes, link: bool = False) -> tuple[s
 def has_history(engine: Engine) -> bool:
     """Whether the catalogue holds a first-parent history."""
     with Session(engine) as session:
-        return session.scalar(select(HistoryCommit.position).limit(1)) is not None
+        return holds_history(session)
 
 
 def crawl_history(

@@ -94,6 +94,11 @@ def releases_of(text: str | None) -> list[str]:
     return (json.loads(text) or []) if text and text != "[]" else []
 
 
+def holds_history(session: Session) -> bool:
+    """Whether the catalogue holds a first-parent history line (`crawl --history`)."""
+    return session.scalar(select(HistoryCommit.position).limit(1)) is not None
+
+
 def read_line(session: Session) -> LineRows:
     """The catalogue's history line, read in one go (empty when it has none)."""
     # Rows, not mapped objects: a full history holds tens of thousands of events, and they are only read.
@@ -139,9 +144,6 @@ class LineHistory:
     @classmethod
     def read(cls, session: Session) -> LineHistory:
         return cls(read_line(session))
-
-    def __bool__(self) -> bool:
-        return bool(self.commits)
 
     def lineage(self, error_id: str) -> list[str]:
         """The id and every id it had before on the line, following rewordings and moves back."""

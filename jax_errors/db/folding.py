@@ -57,9 +57,10 @@ def foldable(session: Session) -> list[Snapshot]:
     on_line = session.execute(
         select(Snapshot, RELEASES_TEXT).join(HistoryCommit, HistoryCommit.commit == Snapshot.commit)
         .where(Snapshot.origin == "git").order_by(HistoryCommit.position)).all()
-    evidence = {model.snapshot_id for model in (StaticLink, ConfirmedTrigger, Reproduction)}
-    candidates = [row for row, tags in on_line[:-1] if row.release is None and not releases_of(tags)
-                  and not any(session.scalar(select(exists().where(column == row.id))) for column in evidence)]
+    filed = {snapshot_id for model in (StaticLink, ConfirmedTrigger, Reproduction)
+             for snapshot_id in session.scalars(select(model.snapshot_id).distinct())}
+    candidates = [row for row, tags in on_line[:-1]
+                  if row.release is None and not releases_of(tags) and row.id not in filed]
     kept = cited(session, candidates) if candidates else set()
     return [row for row in candidates if row.id not in kept]
 
