@@ -136,3 +136,31 @@ def test_processes_opening_a_new_file_at_once_migrate_it_one_after_the_other(tmp
         assert failures == [], f"round {round_}: {failures[0][-500:]}"
         integrity(db)
 
+
+
+def test_switching_a_file_to_wal_waits_for_a_writer_that_sqlite_would_not_wait_for(tmp_path):
+    """SQLite answers "database is locked" to `PRAGMA journal_mode=WAL` at once, busy handler or not, when
+    another connection holds the write lock on a file still in rollback mode: the open must wait for it."""
+    import sqlite3
+    import threading
+
+    from jax_errors.db.engine import database_url, make_engine
+
+    path = tmp_path / "rollback.db"
+    writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    writer.execute("CREATE TABLE held (x)")
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("INSERT INTO held VALUES (1)")
+    plain = sqlite3.connect(path, isolation_level=None, timeout=5)
+    with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+        plain.execute("PRAGMA journal_mode=WAL")  # the behaviour worked around: no wait despite the timeout
+    plain.close()
+    release = threading.Timer(0.3, lambda: writer.execute("COMMIT"))
+    release.start()
+    try:
+        with make_engine(database_url(path)).connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("SELECT x FROM held").scalars().all() == [1]
+    finally:
+        release.join()
+        writer.close()
