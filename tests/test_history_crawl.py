@@ -36,6 +36,7 @@ from jax_errors.db.models import (
     OccurrenceSpan,
     Snapshot,
 )
+from jax_errors.exceptions import SourceError
 
 START = datetime(2025, 1, 1, 12, 0)
 WORDS = ["axis", "shape", "dtype", "rank", "size", "tracer", "mesh", "device"]
@@ -338,6 +339,47 @@ def test_refresh_extends_the_history_with_the_commits_the_branch_gained(history_
         direct = open_database(tmp_path / "direct.db")
         crawl_history(direct, repository, "main")
     assert blob_errors(fresh_db) == blob_errors(direct)
+
+
+def test_refresh_extends_the_line_while_the_newest_commit_is_crawled_from_that_crawls_scans(
+        history_repo, fresh_db, monkeypatch, tmp_path):
+    """The line is extended before the newest snapshot's transaction (while its call graph is made), and
+    takes the blobs that crawl scanned from its scans; when that fails, the snapshot is not stored."""
+    import jax_errors.crawler.refresh as refreshing
+
+    calls = []
+
+    def extending(engine, repository, rev, *, scanned=(), **options):
+        with Session(engine) as session:
+            stored = session.scalar(select(Snapshot.id).where(Snapshot.commit == history_repo.shas[-1]))
+        calls.append((stored, sorted(scan.sha for scan in scanned)))
+        return crawl_history(engine, repository, rev, scanned=scanned, **options)
+
+    monkeypatch.setattr(refreshing, "crawl_history", extending)
+    with JaxRepository(history_repo.path) as repository:
+        crawl_history(fresh_db, repository, history_repo.shas[236])
+        crawl_snapshot(fresh_db, repository.snapshot(history_repo.shas[236]))
+        report = refreshing.refresh(fresh_db, repository, "main")
+        newest = report.crawls[-1]
+        assert [c.commit for c in report.crawls] == history_repo.shas[237:] and newest.parsed > 0
+        [(stored, scanned)] = calls
+        assert stored is None and len(scanned) == newest.parsed
+        # None of them parsed again: the history parsed only what the two crawls before did not store for it.
+        assert report.history.parsed == 0 and report.history.commits == 3
+        assert spans_at(fresh_db, 240) == truth_at(repository, history_repo.shas[-1])
+
+    def failing(*_args, **_options):
+        raise SourceError("the line cannot be extended")
+
+    failed = open_database(tmp_path / "failed.db")
+    monkeypatch.setattr(refreshing, "crawl_history", failing)
+    with JaxRepository(history_repo.path) as repository:
+        crawl_history(failed, repository, history_repo.shas[236])
+        crawl_snapshot(failed, repository.snapshot(history_repo.shas[236]))
+        with pytest.raises(SourceError, match="cannot be extended"):
+            refreshing.refresh(failed, repository, history_repo.shas[237])
+    with Session(failed) as session:
+        assert session.scalars(select(Snapshot.commit)).all() == [history_repo.shas[236]]
 
 
 def test_a_refreshed_history_keeps_the_commit_snapshots_its_cards_cite(history_repo, fresh_db, tmp_path):

@@ -308,3 +308,25 @@ def test_a_new_catalogue_in_a_read_only_folder_is_one_line(tmp_path, read_only):
     assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
     assert result.output == (f"Error: cannot open database sqlite:///{folder / 'new.db'}: unable to open database "
                              "file (is it a folder, or is its folder missing or read-only?)\n")
+
+
+def test_json_columns_are_read_by_orjson_and_what_only_python_reads_still_reads(db_path):
+    """JSON columns go through `read_json`: orjson, falling back to Python's reader for what orjson refuses."""
+    import math
+    from datetime import datetime
+
+    from sqlalchemy import select, text
+    from sqlalchemy.orm import Session
+
+    from jax_errors.db.models import Reproduction
+
+    engine = open_database(db_path)
+    with Session(engine) as session, session.begin():
+        session.add(Reproduction(case_name="nan", jax_version="0.0", status="reproduced", expected="x",
+                                 frames=[{"line": 1}], observed_message="m", fixed_ok=False, duration=0.0,
+                                 ran_at=datetime(2026, 1, 1)))
+    with engine.begin() as connection:  # as Python's json.dumps writes a float NaN
+        connection.execute(text("UPDATE reproductions SET frames = '[{\"score\": NaN}]'"))
+    with Session(engine) as session:
+        [frames] = session.scalars(select(Reproduction.frames)).all()
+    assert math.isnan(frames[0]["score"])

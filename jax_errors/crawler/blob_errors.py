@@ -6,9 +6,9 @@ line stores the same rows for the blobs it scans, so that a refresh parses each 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
-from sqlalchemy import delete, insert
+from sqlalchemy import delete, insert, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.ids import base_ids
@@ -16,6 +16,7 @@ from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.crawler.store import BlobScan
 from jax_errors.db.commit_history import holds_history
 from jax_errors.db.models import BlobErrors
+from jax_errors.db.queries import chunks
 from jax_errors.db.text import storable
 
 
@@ -29,6 +30,15 @@ def errors_of(scan: BlobScan) -> tuple[list[list], str | None]:
     ], None
 
 
+def stored_errors(session: Session, shas: Iterable[str]) -> set[str]:
+    """Of these blobs, those whose rows are stored, by this extractor."""
+    stored = set()
+    for chunk in chunks(sorted(shas)):
+        stored.update(session.scalars(select(BlobErrors.sha).where(
+            BlobErrors.sha.in_(chunk), BlobErrors.extractor_version == EXTRACTOR_VERSION)))
+    return stored
+
+
 def store_errors(session: Session, found: Sequence[tuple[str, list[list], str | None]]) -> None:
     """Store (sha, errors, parse error) rows, replacing what was stored of those blobs."""
     if not found:
@@ -40,6 +50,9 @@ def store_errors(session: Session, found: Sequence[tuple[str, list[list], str | 
 
 
 def store_for_history(session: Session, scans: Sequence[BlobScan]) -> None:
-    """Store the rows of blobs a snapshot crawl scanned, if the catalogue has a history line to use them."""
-    if scans and holds_history(session):
-        store_errors(session, [(scan.sha, *errors_of(scan)) for scan in scans])
+    """Store the rows of blobs a snapshot crawl scanned, if the catalogue has a history line to use them and
+    lacks them (the refresh that extended the line from these scans stored them)."""
+    if not scans or not holds_history(session):
+        return
+    stored = stored_errors(session, {scan.sha for scan in scans})
+    store_errors(session, [(scan.sha, *errors_of(scan)) for scan in scans if scan.sha not in stored])

@@ -87,6 +87,7 @@ class CrawlReport:
 def crawl_snapshot(
     engine: Engine, snapshot: SourceSnapshot, *, force: bool = False, jobs: int = 1,
     progress: Progress | None = None, waiting: Callable[[], None] | None = None,
+    meanwhile: Callable[[Sequence[BlobScan]], None] | None = None,
 ) -> CrawlReport:
     """Store the raise sites of every file of `snapshot`, parsing only blobs never scanned before.
 
@@ -94,6 +95,11 @@ def crawl_snapshot(
     interrupted crawl leaves nothing behind. Files that do not parse are recorded with the
     reason, and the crawl goes on. On SQLite the transaction takes the write lock before it reads,
     so two crawls write one after the other; `waiting()` is called when this one has to wait.
+
+    `meanwhile(scans)` is called, when the snapshot is not stored yet, with the new blobs' scans while
+    the call graph is made on the second core, before the transaction: other work that would
+    otherwise wait for the graph (a refresh extends the history line there). What it raises ends
+    the crawl with nothing stored.
 
     On PostgreSQL, another crawl committing the same blobs (or snapshot) first makes this one's
     transaction fail on a unique key; it then starts again, CRAWL_TRIES times at most, and finds
@@ -107,7 +113,8 @@ def crawl_snapshot(
         raise SourceError(f"{snapshot.source} at {snapshot.label} holds no jax/ package: nothing to crawl")
     for attempt in range(1, CRAWL_TRIES + 1):
         try:
-            return _crawl_once(engine, snapshot, force=force, jobs=jobs, progress=progress, waiting=waiting)
+            return _crawl_once(engine, snapshot, force=force, jobs=jobs, progress=progress, waiting=waiting,
+                               meanwhile=meanwhile)
         except sqlalchemy.exc.IntegrityError:
             if attempt == CRAWL_TRIES:
                 raise
@@ -115,7 +122,8 @@ def crawl_snapshot(
 
 
 def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: int,
-                progress: Progress | None, waiting: Callable[[], None] | None) -> CrawlReport:
+                progress: Progress | None, waiting: Callable[[], None] | None,
+                meanwhile: Callable[[Sequence[BlobScan]], None] | None) -> CrawlReport:
     started = time.perf_counter()
     report = CrawlReport(snapshot.label, snapshot.commit)
     # Parsed before the transaction: the write lock is held while writing, not while parsing.
@@ -126,6 +134,8 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
     try:
         docs = _read_docs(engine, snapshot) if scans is not None else None
         checkpoint("crawl:parsed")
+        if scans is not None and meanwhile is not None:
+            meanwhile(scans)
         if not _write(engine, snapshot, scans or [], graph, docs, force=force, report=report, waiting=waiting):
             return report
     finally:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from sqlalchemy import delete, exists, insert, select
+from sqlalchemy import Select, delete, exists, insert, literal, select
 from sqlalchemy.orm import Session
 
 from jax_errors.crawler.docs import DocPassage as Passage
@@ -31,9 +31,8 @@ def copy_docs(session: Session, snapshot: Snapshot, alike: int) -> bool:
     source = session.get(SnapshotDocs, alike)
     if source is None or source.version != DOCS_READER:
         return False
-    links = session.execute(select(SnapshotDocPassage.passage_id, SnapshotDocPassage.line, SnapshotDocPassage.position)
-                            .where(SnapshotDocPassage.snapshot_id == alike)).all()
-    _link(session, snapshot, [tuple(link) for link in links])
+    _link(session, snapshot, select(literal(snapshot.id), SnapshotDocPassage.passage_id, SnapshotDocPassage.line,
+                                    SnapshotDocPassage.position).where(SnapshotDocPassage.snapshot_id == alike))
     session.merge(SnapshotDocs(snapshot_id=snapshot.id, version=DOCS_READER, pages=source.pages,
                                passages=source.passages, source_digest=source.source_digest))
     return True
@@ -60,10 +59,16 @@ def store_docs(session: Session, snapshot: Snapshot, passages: Sequence[Passage]
                                source_digest=digest))
 
 
-def _link(session: Session, snapshot: Snapshot, links: Sequence[tuple[int, int, int]]) -> None:
-    """Make (passage id, line, position) `links` the passages `snapshot` holds; drop those no snapshot holds any more."""
+def _link(session: Session, snapshot: Snapshot, links: Sequence[tuple[int, int, int]] | Select) -> None:
+    """Make (passage id, line, position) `links` the passages `snapshot` holds; drop those no snapshot holds any more.
+
+    `links` may be a query of (snapshot id, passage id, line, position) rows, copied in the database.
+    """
     session.execute(delete(SnapshotDocPassage).where(SnapshotDocPassage.snapshot_id == snapshot.id))
-    if links:
+    if isinstance(links, Select):
+        session.execute(insert(SnapshotDocPassage).from_select(
+            ["snapshot_id", "passage_id", "line", "position"], links))
+    elif links:
         session.execute(insert(SnapshotDocPassage), [
             {"snapshot_id": snapshot.id, "passage_id": passage, "line": line, "position": position}
             for passage, line, position in links])

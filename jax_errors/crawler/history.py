@@ -22,12 +22,12 @@ from itertools import batched
 from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.orm import Session
 
-from jax_errors.crawler.blob_errors import errors_of, store_errors
+from jax_errors.crawler.blob_errors import errors_of, store_errors, stored_errors
 from jax_errors.crawler.crawl import scan_blob
 from jax_errors.crawler.ids import error_id
-from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.crawler.repository import ChangedFile, JaxRepository
 from jax_errors.crawler.sources import is_package_source
+from jax_errors.crawler.store import BlobScan
 from jax_errors.db.commit_history import RELEASES_TEXT, holds_history, releases_of
 from jax_errors.db.engine import begin_writing
 from jax_errors.db.history import ErrorInfo, match_lineage
@@ -93,9 +93,12 @@ def has_history(engine: Engine) -> bool:
 
 def crawl_history(
     engine: Engine, repository: JaxRepository, rev: str = "HEAD", *, since: str | None = None, jobs: int = 1,
-    progress: Progress | None = None, waiting: Callable[[], None] | None = None,
+    progress: Progress | None = None, waiting: Callable[[], None] | None = None, scanned: Sequence[BlobScan] = (),
 ) -> HistoryReport:
     """Crawl `rev`'s first-parent commits from `since` (default: the root), going on from the last one stored.
+
+    `scanned`: blobs a snapshot crawl has just scanned and not yet stored (a refresh extends the line while
+    that crawl's call graph is made): their rows are stored from the scans, not parsed again.
 
     Raises:
         UnknownRevisionError: `rev` or `since` names no commit.
@@ -126,7 +129,7 @@ def crawl_history(
         todo = line[start - 1:]
     if todo:
         _crawl_commits(engine, repository, todo, start, last, jobs=jobs, progress=progress, waiting=waiting,
-                       report=report)
+                       report=report, scanned=scanned)
     _update_releases(engine, repository)
     report.seconds = time.perf_counter() - started
     return report
@@ -141,28 +144,33 @@ def _require_stored(engine: Engine, sha: str, rev: str) -> None:
 
 def _crawl_commits(engine: Engine, repository: JaxRepository, todo: Sequence[tuple], start: int,
                    last: HistoryCommit | None, *, jobs: int, progress: Progress | None,
-                   waiting: Callable[[], None] | None, report: HistoryReport) -> None:
+                   waiting: Callable[[], None] | None, report: HistoryReport, scanned: Sequence[BlobScan]) -> None:
     report.first = todo[0][0]
     base = last.commit if last is not None else todo[0][0]  # the tree the replay starts from
     changes = dict(repository.first_parent_changes(base, todo[-1][0]))
     tree = repository.files(base)
-    _read_blobs(engine, repository, tree, changes.values(), jobs=jobs, progress=progress, report=report)
+    _read_blobs(engine, repository, tree, changes.values(), jobs=jobs, progress=progress, report=report,
+                scanned=scanned)
     _replay(engine, todo, start, tree, changes, fresh=last is None, progress=progress, waiting=waiting, report=report)
 
 
 def _read_blobs(engine: Engine, repository: JaxRepository, tree, changed: Iterable[list[ChangedFile]], *, jobs: int,
-                progress: Progress | None, report: HistoryReport) -> None:
-    """Scan every blob the replay will meet that no crawl scanned yet, storing them a batch at a time."""
+                progress: Progress | None, report: HistoryReport, scanned: Sequence[BlobScan] = ()) -> None:
+    """Scan every blob the replay will meet that no crawl stored yet, storing them a batch at a time (those in
+    `scanned` from their scans)."""
     wanted: dict[str, tuple[str, bool]] = {f.blob_sha: (f.path, f.link) for f in tree}
     for files in changed:
         for change in files:
             if change.blob_sha is not None and is_package_source(change.path):
                 wanted.setdefault(change.blob_sha, (change.path, change.link))
     with Session(engine) as session:
-        known = set()
-        for chunk in chunks(wanted):
-            known.update(session.scalars(select(BlobErrors.sha).where(
-                BlobErrors.sha.in_(chunk), BlobErrors.extractor_version == EXTRACTOR_VERSION)))
+        known = stored_errors(session, wanted)
+    ready = [(scan.sha, *errors_of(scan)) for scan in scanned if scan.sha in wanted and scan.sha not in known]
+    if ready:
+        with Session(engine) as session, session.begin():
+            begin_writing(session)
+            store_errors(session, ready)
+    known.update(sha for sha, _, _ in ready)
     todo = sorted((sha, path, link) for sha, (path, link) in wanted.items() if sha not in known)
     report.parsed, report.reused = len(todo), len(wanted) - len(todo)
     done = 0

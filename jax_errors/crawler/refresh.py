@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from jax_errors.crawler.crawl import CrawlReport, crawl_snapshot, date_undated_snapshots
 from jax_errors.crawler.history import HistoryReport, crawl_history, has_history
 from jax_errors.crawler.repository import JaxRepository
+from jax_errors.crawler.store import BlobScan
 from jax_errors.db.folding import fold_into_history
 from jax_errors.db.history import SnapshotDiff, diff_snapshots, ordered_snapshots
 from jax_errors.db.models import Snapshot
@@ -109,11 +110,20 @@ def refresh(
     history = has_history(engine)
     if history and fold:
         todo = todo[-1:]  # the line records each commit: only the newest becomes a snapshot
-    for commit in todo:
+
+    def extend_history(scanned: Sequence[BlobScan] = ()) -> None:
+        if report.history is not None:  # a crawl tried again (PostgreSQL) calls it again
+            return
+        report.history = crawl_history(engine, repository, rev, jobs=jobs, progress=progress, waiting=waiting,
+                                       scanned=scanned)
+
+    for n, commit in enumerate(todo, 1):
+        # The line is extended while the newest commit's call graph is made, from the blobs that crawl scanned.
         report.crawls.append(crawl_snapshot(engine, repository.snapshot(commit), jobs=jobs, progress=progress,
-                                            waiting=waiting))
-    if history:
-        report.history = crawl_history(engine, repository, rev, jobs=jobs, progress=progress, waiting=waiting)
+                                            waiting=waiting, meanwhile=extend_history if history and n == len(todo)
+                                            else None))
+    if history and report.history is None:  # no commit to crawl, or it was stored already
+        extend_history()
     if todo and before:
         with Session(engine) as session:
             new = session.scalar(select(Snapshot).where(Snapshot.commit == todo[-1]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -9,9 +10,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, unquote
 
 import alembic.util
+import orjson
 import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
@@ -56,12 +59,21 @@ def alembic_config(url: str) -> Config:
 
 def make_engine(url: str) -> Engine:
     try:
-        engine = create_engine(url)
+        engine = create_engine(url, json_deserializer=read_json)
     except (sqlalchemy.exc.ArgumentError, ImportError) as error:
         raise DatabaseError(f"cannot open database {_safe(url)}: {error_line(error)}") from error
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def read_json(text: str) -> Any:
+    """A JSON column's value: read by orjson, several times faster (a catalogue has tens of thousands),
+    or, for what only Python's reader takes (NaN, say), by that."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
