@@ -322,6 +322,7 @@ def _refresh_alone(args, tmp: Path, rev: str, site: str, shards: int, work: str 
     work.mkdir()
     shutil.copyfile(tmp / f"{db}.db", work / "catalogue.db")
     shutil.copytree(tmp / site, work / "site")
+    os.sync()  # the copies written out first: their write-back would otherwise run during the refresh
     subprocess.run([sys.executable, "-c", _REFRESH_ALONE, str(work / "catalogue.db"), str(args.repo), rev,
                     str(work / "site"), str(ROOT), str(work / "answer.json"), str(shards)], check=True)
     return json.loads((work / "answer.json").read_text())

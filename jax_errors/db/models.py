@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, MetaData, String, Text, UniqueConstraint, and_, or_, select
@@ -77,10 +78,13 @@ class RaiseSite(Base):
 
     @property
     def reading(self) -> tuple:
-        return tuple(getattr(self, column) for column in self.READING)
+        return _read_reading(self)
 
     def __repr__(self) -> str:
         return f"<RaiseSite {self.base_id} {self.exc_class} line {self.lineno} in {self.qualname}>"
+
+
+_read_reading = attrgetter(*RaiseSite.READING)
 
 
 class Snapshot(Base):

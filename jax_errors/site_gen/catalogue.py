@@ -363,8 +363,8 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
         cards[error_id] = Card(
             id=error_id, site=sites[newest.site_id], location=spans[error_id][0][0],
             locations=tuple(loc for loc, _ in spans[error_id]),
-            history=replace(_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1),
-                            lives_on=_lives_on(error_id, history.errors)),
+            history=_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1,
+                                  lives_on=_lives_on(error_id, history.errors)),
             knowledge=entry,
             case=_case_for(error_id, entry, cases_by_name, cases_by_error, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
@@ -418,8 +418,12 @@ def _spans(occurrences: list[queries.PlacedSite], sites: Mapping[int, RaiseSite]
     """
     runs: list[list[queries.PlacedSite]] = []
     open_run: dict[tuple, int] = {}  # (path, reading) -> index of the run it may extend
+    readings: dict[int, tuple] = {}  # by site: most snapshots of an error share its row
     for placed in sorted(occurrences, key=lambda p: (snapshots[p.snapshot_id].rank, p.path)):
-        key = (placed.path, sites[placed.site_id].reading)
+        reading = readings.get(placed.site_id)
+        if reading is None:
+            reading = readings[placed.site_id] = sites[placed.site_id].reading
+        key = (placed.path, reading)
         index = open_run.get(key)
         rank = snapshots[placed.snapshot_id].rank
         if index is not None and snapshots[runs[index][-1].snapshot_id].rank == rank - 1:
@@ -443,7 +447,8 @@ def _lives_on(error_id: str, errors: dict[str, ErrorHistory]) -> ErrorLink | Non
     return ErrorLink(live, "") if live is not None and live != error_id else None
 
 
-def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], *, newest_rank: int) -> CardHistory:
+def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], *, newest_rank: int,
+                  lives_on: ErrorLink | None) -> CardHistory:
     last = snapshots[history.last.id]
     releases = {r for s in history.snapshots if (r := snapshots[s.id].release)}
     return CardHistory(
@@ -455,6 +460,7 @@ def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], 
         reworded_to=tuple(ErrorLink(i, "") for i in sorted(set(history.reworded_to))),
         moved_from=tuple(ErrorLink(i, "") for i in sorted(set(history.moved_from))),
         moved_to=tuple(ErrorLink(i, "") for i in sorted(set(history.moved_to))),
+        lives_on=lives_on,
     )
 
 
