@@ -233,7 +233,8 @@ def _refresh_one(args, results, rev: str) -> None:
 @benchmark
 def refresh_on_history(args, results) -> None:
     """The refresh of one commit with the site, on top of the full history since --since, vs the same refresh
-    of a catalogue holding the commit's parent alone (the `refresh` benchmark's), in the same run.
+    of a catalogue holding the commit's parent alone (the `refresh` benchmark's), in the same run; each
+    REFRESH_REPEATS times, from fresh copies.
 
     The history is crawled to the parent first (minutes), then the parent's snapshot and the site. A
     catalogue with a history keeps its line in the database, and every build reads it for the cards'
@@ -259,9 +260,12 @@ def refresh_on_history(args, results) -> None:
             shutil.rmtree(tmp / "site", ignore_errors=True)
             build_site(engine, SiteConfig(out=tmp / "site", knowledge_dir=ROOT / "knowledge", cases_dir=ROOT / "cases"))
             engine.dispose()
-            measured[name] = _refresh_alone(args, tmp, commit.hexsha, "site", search_index.SHARDS, work=name,
-                                            db=f"refresh-{name}")
-            measured[name]["history_crawl_s"] = history_s
+            # Each refresh from fresh copies: the figure claimed is the slowest of them.
+            runs = sorted((_refresh_alone(args, tmp, commit.hexsha, "site", search_index.SHARDS, work=f"{name}-{n}",
+                                          db=f"refresh-{name}") for n in range(REFRESH_REPEATS)),
+                          key=lambda run: run["refresh_s"])
+            measured[name] = {**runs[len(runs) // 2], "history_crawl_s": history_s,
+                              "all_refresh_s": [round(run["refresh_s"], 3) for run in runs]}
         # Then the commits after it, refreshed one at a time in this process, folding the commit snapshots
         # nothing cites (`--fold-commit-snapshots`), and keeping every one: the last refresh of each.
         line = [sha for sha, _ in repository.first_parent_line("HEAD", after=parent)][:1 + STEADY_REFRESHES]
@@ -269,14 +273,17 @@ def refresh_on_history(args, results) -> None:
     on, off = measured["history"], measured["without"]
     (folded_s, folded_kept), (kept_s, kept_kept) = steady[True], steady[False]
     report(results, f"refresh_on_history_{commit.hexsha[:10]}", since=args.since, history_crawl_s=on["history_crawl_s"],
-           refresh_s=on["refresh_s"], crawl_s=on["crawl_s"], history_s=on["history_s"], site_s=on["site_s"],
+           refresh_s=on["refresh_s"], slowest_refresh_s=on["all_refresh_s"][-1], all_refresh_s=on["all_refresh_s"],
+           crawl_s=on["crawl_s"], history_s=on["history_s"], site_s=on["site_s"],
            pages_rewritten=on["pages_rewritten"], without_history_refresh_s=off["refresh_s"],
+           without_history_all_refresh_s=off["all_refresh_s"],
            vs_without_history=on["refresh_s"] / off["refresh_s"], refreshes_one_by_one=len(line),
            last_folding_s=folded_s, snapshots_folding=folded_kept, last_keeping_every_s=kept_s,
            snapshots_keeping_every=kept_kept, folding_vs_keeping=folded_s / kept_s)
 
 
 STEADY_REFRESHES = 11  # commits refreshed one at a time after the first
+REFRESH_REPEATS = 3  # refreshes of the one commit, each from fresh copies: the median is reported, and all
 
 
 def _refreshed_one_by_one(tmp: Path, repository, line: list[str], *, fold: bool) -> tuple[float, int]:

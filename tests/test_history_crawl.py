@@ -453,6 +453,30 @@ def test_folding_keeps_a_commit_tagged_after_its_crawl_and_one_that_evidence_was
     assert report.folded == [first] and kept == {tagged, filed, last}
 
 
+def test_folding_keeps_a_snapshot_holding_an_error_no_other_snapshot_holds(git_repo, fresh_db):
+    """An error raised for a few commits between two refreshes keeps a snapshot, and with it its card."""
+    from jax_errors.crawler.refresh import refresh
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    first = git_repo.commit({"jax/core.py": "def f(x):\n    raise ValueError(f'bad {x}')\n"}, "one")
+    brief = "def g():\n    raise TypeError('only raised for a while')\n"
+    added = git_repo.commit({"jax/brief.py": brief}, "two")
+    touched = git_repo.commit({"jax/brief.py": "# a comment\n" + brief}, "three")
+    removed = git_repo.commit({"jax/brief.py": None}, "four")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_history(fresh_db, repository, first)
+        crawl_snapshot(fresh_db, repository.snapshot(first))
+        folded = [commit for commit in (added, touched, removed)
+                  for commit in refresh(fresh_db, repository, commit, fold=True).folded]
+    with Session(fresh_db) as session:
+        kept = set(session.scalars(select(Snapshot.commit)))
+    # `added` was folded while `touched` held the error too; once it is gone, `touched` alone holds it.
+    assert folded == [added] and kept == {first, touched, removed}
+    [card] = [card for card in load_catalogue(fresh_db).cards.values() if card.location.path == "jax/brief.py"]
+    assert card.retired and card.history.first.commit == touched
+    assert [event.kind for event in card.history.commits.events] == ["added", "removed"]
+
+
 def test_refresh_folds_commit_snapshots_only_when_asked(history_repo, tmp_path):
     repo, start = str(history_repo.path), history_repo.shas[230]
 

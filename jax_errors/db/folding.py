@@ -15,9 +15,9 @@ Releases (a tag or a version, or a tag the line records) and commits off the lin
 is a snapshot that evidence was filed under (asserts' links, caught tests, reproduction runs). A card's
 runs of snapshots then join the kept ones around a folded commit, and its first crawled snapshot may be
 a later one; the exact commits that introduced and changed the error stay in the line ("Commit by
-commit"). An error that only folded snapshots held has no card any more, nor its rewording the link
-from it: only the line records it. So folding is asked for (`refresh --fold-commit-snapshots`), for a
-catalogue refreshed at each commit. Spans of sites and files are ranges of snapshot ids, so the
+commit"). Nor is one that holds an error no other snapshot holds (raised for a few commits between two
+refreshes, say): every error keeps its card. Folding is asked for (`refresh --fold-commit-snapshots`), for
+a catalogue refreshed at each commit. Spans of sites and files are ranges of snapshot ids, so the
 snapshots around a folded one keep what they hold; spans left holding no snapshot go. A process that
 works on a commit snapshot over several transactions (`reproduce --tree`, `triggers mine`) should not
 run beside a folding refresh.
@@ -25,6 +25,7 @@ run beside a folding refresh.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable
 
@@ -62,7 +63,39 @@ def foldable(session: Session) -> list[Snapshot]:
     candidates = [row for row, tags in on_line[:-1]
                   if row.release is None and not releases_of(tags) and row.id not in filed]
     kept = cited(session, candidates) if candidates else set()
+    kept |= sole_holders(session, [row for row in candidates if row.id not in kept])
     return [row for row in candidates if row.id not in kept]
+
+
+def sole_holders(session: Session, among: list[Snapshot]) -> set[int]:
+    """Those of `among` to keep so that every error they hold is still held by a snapshot: one for each error
+    that no snapshot outside `among` holds (the newest holding it), or folding would take its card.
+
+    An error raised for a few commits between two refreshes, say, keeps one of them.
+    """
+    if not among:
+        return set()
+    ids = {row.id for row in among}
+    holders: dict[str, set[int]] = defaultdict(set)
+    for chunk in chunks(sorted(ids)):
+        for error_id, snapshot_id in session.execute(
+                select(Occurrence.error_id, Occurrence.snapshot_id)
+                .where(Occurrence.snapshot_id.in_(chunk), Occurrence.error_id.is_not(None))):
+            holders[error_id].add(snapshot_id)
+    others = sorted(set(session.scalars(select(Snapshot.id))) - ids)
+    covered = set()
+    for chunk in chunks(sorted(holders)):
+        for error_id, first, last in session.execute(
+                select(OccurrenceSpan.error_id, OccurrenceSpan.first_snapshot, OccurrenceSpan.last_snapshot)
+                .where(OccurrenceSpan.error_id.in_(chunk))):
+            at = bisect_left(others, first)  # the first snapshot outside `among` from the span's first on
+            if at < len(others) and (last is None or others[at] <= last):
+                covered.add(error_id)
+    kept: set[int] = set()
+    for error_id in sorted(holders.keys() - covered):
+        if not holders[error_id] & kept:
+            kept.add(max(holders[error_id]))
+    return kept
 
 
 def cited(session: Session, among: list[Snapshot]) -> set[int]:
