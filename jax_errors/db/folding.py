@@ -83,8 +83,10 @@ def sole_holders(session: Session, among: list[Snapshot]) -> set[int]:
                 .where(Occurrence.snapshot_id.in_(chunk), Occurrence.error_id.is_not(None))):
             holders[error_id].add(snapshot_id)
     others = sorted(set(session.scalars(select(Snapshot.id))) - ids)
-    covered = set()
-    for chunk in chunks(sorted(holders)):
+    # Most are raised by the last snapshot crawled: the spans of the others alone are read.
+    covered = set(session.scalars(select(Occurrence.error_id).where(Occurrence.snapshot_id == others[-1]))) \
+        if others else set()
+    for chunk in chunks(sorted(holders.keys() - covered)):
         for error_id, first, last in session.execute(
                 select(OccurrenceSpan.error_id, OccurrenceSpan.first_snapshot, OccurrenceSpan.last_snapshot)
                 .where(OccurrenceSpan.error_id.in_(chunk))):
