@@ -310,16 +310,19 @@ def test_a_new_catalogue_in_a_read_only_folder_is_one_line(tmp_path, read_only):
                              "file (is it a folder, or is its folder missing or read-only?)\n")
 
 
-def test_json_columns_are_read_by_orjson_and_what_only_python_reads_still_reads(db_path):
+def test_json_columns_are_read_by_orjson_and_what_only_python_reads_still_reads(db_path, monkeypatch):
     """JSON columns go through `read_json`: orjson, falling back to Python's reader for what orjson refuses."""
     import math
     from datetime import datetime
 
+    import orjson
     from sqlalchemy import select, text
     from sqlalchemy.orm import Session
 
     from jax_errors.db.models import Reproduction
 
+    read_by_orjson = []
+    monkeypatch.setattr(orjson, "loads", lambda text, loads=orjson.loads: read_by_orjson.append(text) or loads(text))
     engine = open_database(db_path)
     with Session(engine) as session, session.begin():
         session.add(Reproduction(case_name="nan", jax_version="0.0", status="reproduced", expected="x",
@@ -330,3 +333,4 @@ def test_json_columns_are_read_by_orjson_and_what_only_python_reads_still_reads(
     with Session(engine) as session:
         [frames] = session.scalars(select(Reproduction.frames)).all()
     assert math.isnan(frames[0]["score"])
+    assert read_by_orjson == ['[{"score": NaN}]']  # tried first, and refused

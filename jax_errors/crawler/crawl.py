@@ -98,8 +98,9 @@ def crawl_snapshot(
 
     `meanwhile(scans)` is called, when the snapshot is not stored yet, with the new blobs' scans while
     the call graph is made on the second core, before the transaction: other work that would
-    otherwise wait for the graph (a refresh extends the history line there). What it raises ends
-    the crawl with nothing stored.
+    otherwise wait for the graph (a refresh extends the history line there); the crawl's `seconds` leave
+    its time out. What it raises ends the crawl with nothing stored, but for an IntegrityError (another
+    process wrote the same rows first), which makes the crawl start again as its own does.
 
     On PostgreSQL, another crawl committing the same blobs (or snapshot) first makes this one's
     transaction fail on a unique key; it then starts again, CRAWL_TRIES times at most, and finds
@@ -135,7 +136,9 @@ def _crawl_once(engine: Engine, snapshot: SourceSnapshot, *, force: bool, jobs: 
         docs = _read_docs(engine, snapshot) if scans is not None else None
         checkpoint("crawl:parsed")
         if scans is not None and meanwhile is not None:
+            before = time.perf_counter()
             meanwhile(scans)
+            started += time.perf_counter() - before  # the crawl's time is its own
         if not _write(engine, snapshot, scans or [], graph, docs, force=force, report=report, waiting=waiting):
             return report
     finally:
