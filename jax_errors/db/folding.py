@@ -62,16 +62,23 @@ def foldable(session: Session) -> list[Snapshot]:
              for snapshot_id in session.scalars(select(model.snapshot_id).distinct())}
     candidates = [row for row, tags in on_line[:-1]
                   if row.release is None and not releases_of(tags) and row.id not in filed]
-    kept = cited(session, candidates) if candidates else set()
-    kept |= sole_holders(session, [row for row in candidates if row.id not in kept])
+    ordered = ordered_snapshots(session) if candidates else []
+    candidates = [row for row in candidates if row.id != ordered[-1].id]  # the newest stays, by date too
+    if not candidates:
+        return []
+    live = set(session.scalars(select(Occurrence.error_id).where(
+        Occurrence.snapshot_id == ordered[-1].id, Occurrence.error_id.is_not(None))))
+    kept = cited(session, candidates, ordered, live)
+    kept |= sole_holders(session, [row for row in candidates if row.id not in kept], live)
     return [row for row in candidates if row.id not in kept]
 
 
-def sole_holders(session: Session, among: list[Snapshot]) -> set[int]:
+def sole_holders(session: Session, among: list[Snapshot], live: set[str]) -> set[int]:
     """Those of `among` to keep so that every error they hold is still held by a snapshot: one for each error
     that no snapshot outside `among` holds (the newest holding it), or folding would take its card.
 
-    An error raised for a few commits between two refreshes, say, keeps one of them.
+    `live`: the errors the newest snapshot (never one of `among`) raises, held whatever is folded. An error
+    raised for a few commits between two refreshes, say, keeps one of them.
     """
     if not among:
         return set()
@@ -83,9 +90,7 @@ def sole_holders(session: Session, among: list[Snapshot]) -> set[int]:
                 .where(Occurrence.snapshot_id.in_(chunk), Occurrence.error_id.is_not(None))):
             holders[error_id].add(snapshot_id)
     others = sorted(set(session.scalars(select(Snapshot.id))) - ids)
-    # Most are raised by the last snapshot crawled: the spans of the others alone are read.
-    covered = set(session.scalars(select(Occurrence.error_id).where(Occurrence.snapshot_id == others[-1]))) \
-        if others else set()
+    covered = holders.keys() & live  # most are: the spans of the others alone are read
     for chunk in chunks(sorted(holders.keys() - covered)):
         for error_id, first, last in session.execute(
                 select(OccurrenceSpan.error_id, OccurrenceSpan.first_snapshot, OccurrenceSpan.last_snapshot)
@@ -100,20 +105,17 @@ def sole_holders(session: Session, among: list[Snapshot]) -> set[int]:
     return kept
 
 
-def cited(session: Session, among: list[Snapshot]) -> set[int]:
-    """Those of `among` that the cards of live errors (those the newest snapshot raises) cite: where a run of
-    equal readings that reaches the newest snapshot begins.
+def cited(session: Session, among: list[Snapshot], ordered: list[Snapshot], live: set[str]) -> set[int]:
+    """Those of `among` that the cards of `live` errors (those the newest of the `ordered` snapshots raises)
+    cite: where a run of equal readings that reaches the newest snapshot begins.
 
     Only the snapshots from the one before the oldest of `among` on are read: a catalogue of every
     release keeps its releases, and its commits come after them.
     """
-    ordered = ordered_snapshots(session)
     rank = {row.id: n for n, row in enumerate(ordered)}
     newest = len(ordered) - 1
     lowest = min(rank[row.id] for row in among)
     window = [row.id for row in ordered[max(lowest - 1, 0):]]
-    live = set(session.scalars(select(Occurrence.error_id).where(
-        Occurrence.snapshot_id == ordered[newest].id, Occurrence.error_id.is_not(None))))
     held: dict[tuple[str, str], dict[int, int]] = defaultdict(dict)  # (error id, path) -> rank -> site id
     for chunk in chunks(live):
         for error_id, snapshot_id, path, site_id in session.execute(
