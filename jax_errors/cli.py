@@ -653,6 +653,40 @@ def triggers_confirm(rev, repo, jobs, timeout, files_glob, db) -> None:
     click.echo(report.summary())
 
 
+@triggers.command("probe")
+@click.option("--function", "only", multiple=True, metavar="NAME",
+              help="Probe only this function (a dotted name or a glob, jax.lax.*; repeatable) [default: every "
+                   "public function].")
+@jobs_option
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), envvar="JAX_ERRORS_PROBE_FUNCTION_TIMEOUT",
+              help="Seconds the calls of one function may run before its worker is killed [default: 300].")
+@click.option("--jax", "version", metavar="VERSION",
+              help="Probe this jax release in its own environment (made once, like reproduce --jax) "
+                   "[default: the installed jax].")
+@db_option
+def triggers_probe(only, jobs, timeout, version, db) -> None:
+    """Call every public jax function with generated arguments and keep, per error, the shortest call raising it.
+
+    A call counts for an error when its innermost traceback frame is that error's raise statement,
+    its class is the site's and its message fits the template. Cards show it as a snippet that runs
+    as shown.
+
+    Example: jax-errors triggers probe --jobs 2
+    """
+    from jax_errors.reproduce.environments import ensure_environment
+    from jax_errors.reproduce.probe import probe_jax
+
+    kwargs = {"timeout": timeout} if timeout else {}
+    if version:
+        kwargs["environment"] = ensure_environment(version)
+    engine = open_database(db)
+    with progress_bar("probe") as progress:
+        report = probe_jax(engine, only=only, jobs=jobs, progress=progress, **kwargs)
+    click.echo(report.summary())
+    for failure in report.failures:
+        click.echo(f"  stopped: {failure}", err=True)
+
+
 @triggers.command("stats")
 @click.option("--commit", help="Only the tests of this commit (default: every commit mined).")
 @click.option("--at", "at_label", metavar="SNAPSHOT",

@@ -149,17 +149,21 @@ def jax_clone() -> Path:
 
 REPO_ROOT = Path(__file__).parent.parent
 SEED_CASE = "all_gather_reduced_not_varying"
+PROBED_FUNCTION = "jax.lax.reshape"  # probed in the site's catalogue: its cards show the calls found
 
 
 @pytest.fixture(scope="session")
 def site_db_path(installed_db_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A copy of the installed catalogue with the seed card's case reproduced for real (~2 s)."""
+    """A copy of the installed catalogue with the seed card's case reproduced for real, and one function probed
+    (~5 s)."""
     from jax_errors.reproduce.case_runner import run_cases
     from jax_errors.reproduce.cases import load_cases
+    from jax_errors.reproduce.probe import probe_jax
 
     path = tmp_path_factory.mktemp("site-db") / "catalogue.db"
     copy_database(installed_db_path, path)
     run_cases(open_database(path), load_cases(REPO_ROOT / "cases", [SEED_CASE]), jobs=1)
+    probe_jax(open_database(path), only=[PROBED_FUNCTION], jobs=1)
     return path
 
 

@@ -150,6 +150,30 @@ def test_uncurated_card_renders_everything_extracted(site):
     assert 'class="line hl"' in section(html, "source")
 
 
+def test_a_probed_call_shows_on_its_card_as_a_snippet_and_its_traceback_names_the_public_function(
+        site, site_db_path):
+    from sqlalchemy import select
+    from sqlalchemy.orm import Session
+
+    from jax_errors.db.models import ProbedCall
+
+    with Session(open_database(site_db_path)) as session:
+        row = session.scalars(select(ProbedCall).where(
+            ProbedCall.message.startswith("reshape new_sizes must all be positive"))).one()
+    when = section(read(site, f"errors/{row.error_id}.html"), "when")
+    assert "A call that raises it" in when and "Found by calling <code>jax.lax.reshape</code>" in when
+    assert "jax.lax.reshape" in re.sub(r"<[^>]+>", "", when)  # the snippet, highlighted
+    assert "in the traceback of the call below" in when  # "Reached from" comes from the probe's frames
+    record = json.loads(read(site, f"api/errors/{row.error_id}.json"))
+    [probed] = record["tests"]["probed"]
+    assert probed["call"] == row.call and probed["call"].startswith("jax.lax.reshape(")
+    assert probed["snippet"].startswith("import jax\n") and probed["snippet"].endswith(f"\n\n{row.call}\n")
+    assert (probed["function"], probed["caught_as"], probed["class"]) == ("jax.lax.reshape", row.error_id, "TypeError")
+    assert record["trigger"]["probe"] == row.call and "jax._src.lax.lax.reshape" in record["trigger"]["public_functions"]
+    # a card with neither shows none
+    assert json.loads(read(site, f"api/errors/{SEED_ID}.json"))["tests"]["probed"] == []
+
+
 def _reference_validator(name: str):
     schema = records.load_schema(name)
     cls = jsonschema.validators.validator_for(schema)

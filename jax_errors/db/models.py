@@ -419,6 +419,34 @@ class ConfirmedTrigger(Base):
         return f"<ConfirmedTrigger {self.node_id} {self.status} {self.error_id} at {self.jax_path}:{self.jax_line}>"
 
 
+class ProbedCall(Base):
+    """A call of a public jax function that a probe saw raise an error at its site: the shortest one per error.
+
+    `triggers probe` calls every public function with generated arguments (`reproduce.probe_calls`);
+    a call counts when its innermost traceback frame is the raise site's statement, the class is the
+    site's and the message fits its template.
+    """
+
+    __tablename__ = "probed_calls"
+    __table_args__ = (UniqueConstraint("jax_version", "error_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    jax_version: Mapped[str] = mapped_column(Text)
+    snapshot_id: Mapped[int | None] = mapped_column(ForeignKey("snapshots.id", ondelete="SET NULL"), index=True)
+    error_id: Mapped[str] = mapped_column(String(16), index=True)
+    path: Mapped[str] = mapped_column(Text)
+    lineno: Mapped[int]
+    function: Mapped[str] = mapped_column(Text)  # the public function called (`jax.lax.reshape`)
+    call: Mapped[str] = mapped_column(Text)  # the call as written
+    snippet: Mapped[str] = mapped_column(Text)  # ... with the imports it needs: a program that runs as shown
+    exc_class: Mapped[str] = mapped_column(Text)
+    message: Mapped[str] = mapped_column(Text)
+    frames: Mapped[list[dict[str, Any]]] = mapped_column(JSON)  # inside jax, innermost last
+
+    def __repr__(self) -> str:
+        return f"<ProbedCall {self.error_id} jax {self.jax_version}: {self.call}>"
+
+
 # The history line: every commit of a branch's first-parent history, crawled by `crawl --history`.
 
 class HistoryCommit(Base):

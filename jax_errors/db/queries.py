@@ -14,6 +14,7 @@ from jax_errors.db.models import (
     ConfirmedTrigger,
     Occurrence,
     OccurrenceSpan,
+    ProbedCall,
     RaisedBy,
     RaisesAssert,
     RaiseSite,
@@ -27,7 +28,7 @@ from jax_errors.exceptions import SnapshotNotFoundError
 T = TypeVar("T")
 # Kinds of rows that are no raise: the words a class or a function builds for raises elsewhere.
 WORDING_KINDS = ("class_message", "function_message")
-from jax_errors.snapshots import in_release_order, release_of, snapshot_label
+from jax_errors.snapshots import in_release_order, release_of, snapshot_label, version_key
 from jax_errors.template import Template, Wording
 
 CHUNK = 500
@@ -322,6 +323,16 @@ def confirmed_triggers(session: Session, error_id: str | None = None) -> dict[st
             mined.pattern_kind if mined else None, mined.pattern if mined else None,
             trigger.exc_class, trigger.count, commit, jax_version, trigger.error_id,
         ))
+    return found
+
+
+def probed_calls(session: Session) -> dict[str, list[ProbedCall]]:
+    """Per error id, the probed calls that raised it, newest jax first."""
+    found: dict[str, list[ProbedCall]] = {}
+    for row in session.scalars(select(ProbedCall).order_by(ProbedCall.error_id)):
+        found.setdefault(row.error_id, []).append(row)
+    for rows in found.values():
+        rows.sort(key=lambda row: version_key(row.jax_version), reverse=True)
     return found
 
 

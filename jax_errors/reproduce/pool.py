@@ -17,10 +17,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from jax_errors.exceptions import WorkerDied, WorkerError
 from jax_errors.reproduce.cases import Case
@@ -35,6 +35,8 @@ STARTUP_TIMEOUT = float(os.environ.get("JAX_ERRORS_WORKER_STARTUP_TIMEOUT", "180
 MEMORY_LIMIT_MB = int(os.environ.get("JAX_ERRORS_CASE_MEMORY_MB", "8192"))
 STDERR_TAIL = 2000  # characters of a dead worker's stderr shown in its case's row
 STDERR_KEPT = 64 * 1024  # bytes of a worker's stderr kept, however much a case prints
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 
@@ -79,11 +81,11 @@ class Worker:
     """One worker process: send it requests, read its replies with a deadline."""
 
     def __init__(self, *, startup_timeout: float = STARTUP_TIMEOUT, pythonpath: Path | None = None,
-                 python: Path | None = None) -> None:
+                 python: Path | None = None, module: str = WORKER_MODULE) -> None:
         self._buffer = b""
         self.memory_limit_mb = MEMORY_LIMIT_MB
         self.process = spawn(
-            [str(python or sys.executable), "-m", WORKER_MODULE], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [str(python or sys.executable), "-m", module], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, env=worker_environment(pythonpath), memory_limit=self.memory_limit_mb * 2**20 or None,
         )
         self._stderr = Tail(self.process.stderr)
@@ -231,11 +233,14 @@ def _out_of_memory(reply: dict[str, Any]) -> bool:
 
 
 class WorkerPool:
-    """`jobs` worker slots, each running cases one after another on its own worker process."""
+    """`jobs` worker slots, each running cases (or another worker module's requests) one after another on its own
+    worker process."""
 
     def __init__(self, *, jobs: int = 1, timeout: float, startup_timeout: float = STARTUP_TIMEOUT,
-                 pythonpath: Path | None = None, python: Path | None = None, fresh: bool = False) -> None:
+                 pythonpath: Path | None = None, python: Path | None = None, fresh: bool = False,
+                 module: str = WORKER_MODULE) -> None:
         self.jobs = jobs
+        self.module = module  # what the workers run: `python -m module`
         self.fresh = fresh  # a new worker process for every case, none sharing one
         self.pythonpath = pythonpath
         self.python = python  # another environment's interpreter (see `environments`), else this one
@@ -248,8 +253,15 @@ class WorkerPool:
 
     def run(self, cases: Iterable[Case]) -> Iterator[tuple[Case, Observation]]:
         """Yield each case with its observation, in the order they finish."""
+        return self.map(cases, lambda worker, case: run_on(worker, case, self.timeout))
+
+    def map(self, items: Iterable[T], runner: Callable[[Worker, T], R]) -> Iterator[tuple[T, R]]:
+        """Yield each item with what `runner(worker, item)` made of it on a worker, in the order they finish.
+
+        A worker that died, or whose result says it is `tainted`, is replaced before the next item.
+        """
         with ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="reproduce") as executor:
-            futures = {executor.submit(self._run_one, case): case for case in cases}
+            futures = {executor.submit(self._run_one, item, runner): item for item in items}
             try:
                 for future in as_completed(futures):
                     yield futures[future], future.result()
@@ -258,19 +270,20 @@ class WorkerPool:
                     future.cancel()
                 self.close()
 
-    def _run_one(self, case: Case) -> Observation:
+    def _run_one(self, item: T, runner: Callable[[Worker, T], R]) -> R:
         worker = self._worker()
-        observation = run_on(worker, case, self.timeout)
-        if self.fresh or not worker.alive or observation.tainted:
+        result = runner(worker, item)
+        if self.fresh or not worker.alive or getattr(result, "tainted", False):
             self._retire(worker)
-        return observation
+        return result
 
     def _worker(self) -> Worker:
         worker = getattr(self._local, "worker", None)
         if worker is None or not worker.alive:
             if self._closed:
                 raise WorkerError("the worker pool is closed")
-            worker = Worker(startup_timeout=self.startup_timeout, pythonpath=self.pythonpath, python=self.python)
+            worker = Worker(startup_timeout=self.startup_timeout, pythonpath=self.pythonpath, python=self.python,
+                            module=self.module)
             with self._lock:
                 if self._closed:  # closed while this worker started: it would outlive the pool
                     worker.close()

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property, partial
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
@@ -18,7 +18,7 @@ from jax_errors.db import queries
 from jax_errors.db.commit_history import CommitHistory, commit_histories, read_line
 from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import CatalogueHistory, ErrorHistory, catalogue_history, lineage, live_successor
-from jax_errors.db.models import RaiseSite, Reproduction, Snapshot
+from jax_errors.db.models import ProbedCall, RaiseSite, Reproduction, Snapshot
 from jax_errors.forked import Forked
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.doc_mentions import DocMention, ErrorWords, doc_mentions
@@ -27,6 +27,8 @@ from jax_errors.site_gen.links import github_url
 from jax_errors.site_gen.raised_by import Caller, callers_of
 from jax_errors.snapshots import is_commit, release_of, snapshot_label, version_key
 from jax_errors.template import Template, Wording, as_raised
+
+T = TypeVar("T")
 
 # How a card's reproduction stands when no case has been run for it.
 UNVERIFIED = "unverified"
@@ -206,6 +208,7 @@ class Card:
     aliases: tuple[str, ...] = ()  # file-level base ids, where a shared one made the id mix in its path
     related: tuple[Related, ...] = field(default=())
     tests: tuple[queries.TriggeringTest, ...] = ()  # JAX tests whose assert caught it at its site
+    probes: tuple[ProbedCall, ...] = ()  # generated calls of public functions seen raising it (`triggers probe`)
     linked_asserts: int = 0  # mined asserts whose pattern alone points at it
     worded_by_class: Template | None = None  # the message as its class, a factory or helpers elsewhere word it
     worded_by: str | None = None  # ... which
@@ -342,6 +345,7 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
     sites = queries.catalogue_sites(session)
     runs = [Run.from_row(row) for row in queries.all_reproductions(session)]
     tests = queries.confirmed_triggers(session)
+    probes = queries.probed_calls(session)
     linked = queries.static_link_counts(session)
     wording = queries.worded_messages(session)
     observed = queries.observed_messages(session)
@@ -369,7 +373,8 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
             case=_case_for(error_id, entry, cases_by_name, cases_by_error, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
             aliases=tuple(sorted({b for p in occurrences if (b := sites[p.site_id].base_id) and b != error_id})),
-            tests=_carried_tests(error_id, tests, history.errors), linked_asserts=linked.get(error_id, 0),
+            tests=_carried(error_id, tests, history.errors), probes=_carried(error_id, probes, history.errors),
+            linked_asserts=linked.get(error_id, 0),
             public_callers=tuple(callers.get(_function_key(newest, sites), ())),
             **_wording(sites[newest.site_id], wording.get(newest.snapshot_id, Wording()),
                        observed.get(error_id, ())),
@@ -389,14 +394,13 @@ def _function_key(placed: queries.PlacedSite, sites: Mapping[int, RaiseSite]) ->
     return placed.snapshot_id, placed.path, sites[placed.site_id].qualname
 
 
-def _carried_tests(error_id: str, tests: Mapping[str, list[queries.TriggeringTest]],
-                   errors: dict[str, ErrorHistory]) -> tuple[queries.TriggeringTest, ...]:
-    """The tests that caught this error, and those that caught it under an earlier id of its lineage.
+def _carried(error_id: str, evidence: Mapping[str, list[T]], errors: dict[str, ErrorHistory]) -> tuple[T, ...]:
+    """The tests (or probed calls) that raised this error, and those that raised it under an earlier id of its lineage.
 
     A test confirmed at one release still makes the error raise after a move or a rewording, so its
     evidence is carried to the live id (each keeps the id and jax it was confirmed with).
     """
-    return tuple(test for i in (error_id, *lineage(error_id, errors)) for test in tests.get(i, ()))
+    return tuple(item for i in (error_id, *lineage(error_id, errors)) for item in evidence.get(i, ()))
 
 
 def _wording(site: RaiseSite, wording: Wording, observed: Iterable[str]) -> dict[str, Any]:

@@ -34,25 +34,30 @@ class Circumstances:
     frames: tuple[dict[str, Any], ...]
     from_frames: bool
     case: str | None  # the reproduction whose frames these are
+    probe: str | None = None  # ... or the probed call whose frames these are, when no case reached it
 
     def to_json(self) -> dict[str, Any]:
         return {
             "guard": _guard_json(self.guard_kind, self.guard, self.guard_words) if self.guard_kind else None,
             "function": self.function, "public_functions": list(self.public), "frames": list(self.frames),
-            "from": "reproduced" if self.from_frames else "extracted", "case": self.case,
+            "from": "reproduced" if self.from_frames else "extracted", "case": self.case, "probe": self.probe,
         }
 
 
 def circumstances_of(card: Card) -> Circumstances:
-    """When the card's error happens, from the best reproduction that reached this very error, if any."""
+    """When the card's error happens, from the best reproduction that reached this very error, if any.
+
+    Without one, a probed call that raised this very id lends its traceback.
+    """
     function = f"{card.module}.{card.site.qualname}"
     run = next(iter(card.traced_runs), None)
-    frames = tuple(run.frames) if run else ()
+    probe = None if run else next((p for p in card.probes if p.error_id == card.id and p.frames), None)
+    frames = tuple(run.frames) if run else tuple(probe.frames) if probe else ()
     worded = guard_words(card.site.guard) if card.site.guard_kind in ("if", "else") else None
     return Circumstances(
         guard_kind=card.site.guard_kind, guard=card.site.guard, guard_words=worded, function=function,
-        public=public_functions(frames), frames=frames, from_frames=run is not None,
-        case=run.case_name if run else None,
+        public=public_functions(frames), frames=frames, from_frames=bool(frames),
+        case=run.case_name if run else None, probe=probe.call if probe else None,
     )
 
 

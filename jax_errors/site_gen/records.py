@@ -30,7 +30,7 @@ from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, commit_url, github_url
 from jax_errors.snapshots import RELEASE_TAG_PREFIX
 
-SCHEMA_VERSION = "2.8.0"
+SCHEMA_VERSION = "2.9.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -230,7 +230,8 @@ def _commit_history(line: CommitHistory | None) -> dict[str, Any] | None:
 
 
 def _tests(card: Card) -> dict[str, Any]:
-    """The JAX tests confirmed to raise the error at its site, and how many asserts point at it by pattern."""
+    """The JAX tests confirmed to raise the error at its site, how many asserts point at it by pattern, and the
+    probed calls that raised it."""
     return {
         "confirmed": [
             {"node_id": t.node_id, "path": t.path, "line": t.line, "commit": t.commit,
@@ -240,6 +241,12 @@ def _tests(card: Card) -> dict[str, Any]:
             for t in card.tests
         ],
         "linked_statically": card.linked_asserts,
+        "probed": [
+            {"call": probe.call, "snippet": probe.snippet, "function": probe.function,
+             "jax_version": probe.jax_version, "caught_as": probe.error_id, "class": probe.exc_class,
+             "message": probe.message}
+            for probe in card.probes
+        ],
     }
 
 
