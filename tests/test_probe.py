@@ -16,7 +16,6 @@ from sqlalchemy.orm import Session
 from jax_errors.db.engine import copy_database, open_database
 from jax_errors.db.models import ProbedCall
 from jax_errors.reproduce.probe_calls import LIKELY, POOL, Call, make_calls
-from jax_errors.reproduce.worker import ENVIRONMENT
 
 # Calls as written -------------------------------------------------------------------------------
 
@@ -37,6 +36,14 @@ from jax_errors.reproduce.worker import ENVIRONMENT
 ])
 def test_a_call_is_written_as_a_user_would_type_it(call, text):
     assert call.text == text
+
+
+def test_a_snippet_that_needs_a_mesh_makes_the_8_cpu_devices_before_jax_starts():
+    call = Call("jax.lax.psum", ("v", "'x'"), context="shard_map")
+    snippet = call.snippet(frozenset({"jax.lax", "jax.numpy"}))
+    assert snippet.startswith('import os\nos.environ["JAX_PLATFORMS"] = "cpu"\n'
+                              'os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"\n\nimport jax\n')
+    assert "XLA_FLAGS" not in Call("jax.lax.reshape", ("jnp.ones((3,))", "-1")).snippet()
 
 
 def test_a_snippet_imports_only_what_its_call_names():
@@ -143,6 +150,8 @@ def test_a_probe_keeps_calls_that_raise_at_a_raise_site_with_the_sites_class_and
     assert negative.exc_class == "TypeError" and negative.message == "reshape new_sizes must all be positive, got (-1,)."
     assert (negative.path, negative.function) == ("jax/_src/lax/lax.py", "jax.lax.reshape")
     assert rows["jnp.ones((2, 3))['x']"].message.startswith("JAX does not support string indexing")
+    # no message names this machine's folders (jit's "tracing the function f at .../jax/_src/x.py:N")
+    assert not any(sys.prefix in r.message or "site-packages" in r.message for r in rows.values())
     # one row per error id: the shortest call that raised it
     assert len({row.error_id for row in rows.values()}) == len(rows)
     # errors raised by Python itself inside jax (no raise statement) are not kept: reshape(0, jnp.float32)
@@ -156,8 +165,11 @@ def test_a_probe_keeps_calls_that_raise_at_a_raise_site_with_the_sites_class_and
 def test_every_probed_snippet_raises_as_shown_at_its_site(probed):
     engine, _ = probed
     for row in _rows(engine).values():
+        # as a user runs it: one CPU device unless the snippet asks for more; jax's frames kept, to find the raise
+        environ = {k: v for k, v in os.environ.items() if k != "XLA_FLAGS"} | {
+            "JAX_PLATFORMS": "cpu", "JAX_TRACEBACK_FILTERING": "off"}
         done = subprocess.run([sys.executable, "-c", _RUN_SHOWN, row.snippet], capture_output=True, text=True,
-                              env={**os.environ, **ENVIRONMENT}, timeout=120)
+                              env=environ, timeout=120)
         assert done.returncode == 0, (row.snippet, done.stderr[-2000:])
         exc_class, where, message = done.stdout.split("\n", 2)
         assert exc_class.rsplit(".", 1)[-1] == row.exc_class.rsplit(".", 1)[-1], row.call
@@ -210,6 +222,11 @@ def test_a_limited_probe_keeps_the_shorter_call_and_a_full_one_replaces_every_ro
     full = copied("full.db")
     store_probes(full, row.snapshot_id, row.jax_version, [hit(row.call + " ")], replace=True)
     assert set(_rows(full)) == {row.call + " "}
+    # ... but the rows of a function this probe could not finish stand
+    unfinished = copied("unfinished.db")
+    store_probes(unfinished, row.snapshot_id, row.jax_version, [], replace=True, keeping={"jax.lax.reshape"})
+    assert set(_rows(unfinished)) == {call for call, r in before.items() if r.function == "jax.lax.reshape"}
+    assert set(before) - set(_rows(unfinished))  # the other functions' rows went
     # a hit whose message does not fit its site's template is refused, and said so
     rejected = Counter()
     wrong = hit("g()") | {"message": "something else entirely"}

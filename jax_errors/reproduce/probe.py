@@ -19,7 +19,7 @@ import os
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -145,7 +145,9 @@ def probe_jax(engine: Engine, *, only: Sequence[str] = (), modules: Sequence[str
     report.skipped_calls = sum(len(calls) for calls in skipped.values())
     hits = [hit | {"function": outcome.function} for outcome in probed for hit in outcome.hits]
     report.places = len({(hit["path"], hit["line"]) for hit in hits})
-    report.stored = store_probes(engine, snapshot_id, version, hits, replace=not only, rejected=report.rejected)
+    failed = {o.function for o in probed if o.failure}
+    report.stored = store_probes(engine, snapshot_id, version, hits, replace=not only, rejected=report.rejected,
+                                 keeping=failed)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -200,8 +202,12 @@ def _last_call(journal: str | None, skip: Sequence[str]) -> str | None:
 
 
 def store_probes(engine: Engine, snapshot_id: int, version: str, hits: list[dict[str, Any]], *, replace: bool,
-                 rejected: Counter | None = None) -> list[ProbedCall]:
-    """Attribute each hit to its raise site and store, per error id, the shortest call; the rows stored."""
+                 rejected: Counter | None = None, keeping: Collection[str] = ()) -> list[ProbedCall]:
+    """Attribute each hit to its raise site and store, per error id, the shortest call; the rows stored.
+
+    `replace`: first drop the version's rows, but those of the functions in `keeping` (functions this
+    probe could not finish: what an earlier probe found with them stands).
+    """
     rejected = Counter() if rejected is None else rejected
     with Session(engine, expire_on_commit=False) as session, session.begin():
         snapshot = session.get_one(Snapshot, snapshot_id)
@@ -217,8 +223,9 @@ def store_probes(engine: Engine, snapshot_id: int, version: str, hits: list[dict
             if _shorter(row, best.get(row.error_id)):
                 best[row.error_id] = row
         if replace:
-            session.execute(delete(ProbedCall).where(ProbedCall.jax_version == version))
-        else:
+            session.execute(delete(ProbedCall).where(ProbedCall.jax_version == version,
+                                                     ProbedCall.function.not_in(list(keeping))))
+        if keeping or not replace:
             kept = {row.error_id: row for row in session.scalars(select(ProbedCall).where(
                 ProbedCall.jax_version == version, ProbedCall.error_id.in_(list(best))))}
             for error_id, old in kept.items():

@@ -42,6 +42,8 @@ LIKELY = ("jnp.ones((3,))", "jnp.ones((3, 3))", "0", "2", "jnp.arange(3)", "(2, 
           "jnp.float32")
 # Arrays a returned function is called with.
 CALLED_WITH = ("jnp.ones((3,))", "jnp.ones((2, 3))", "jnp.float32(1.5)", "jnp.arange(3)", "0")
+MESH_SETUP = ("import os", 'os.environ["JAX_PLATFORMS"] = "cpu"',
+              'os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"')
 IMPORTS = (("jnp.", "import jax.numpy as jnp"), ("np.", "import numpy as np"),
            ("jax.experimental.sparse.", "import jax.experimental.sparse"))
 # The objects whose methods are called, by the prefix their methods are filed under (`jax.Array.reshape`).
@@ -134,7 +136,9 @@ class Call:
         """
         text = self.text
         module = self.function.rpartition(".")[0]
-        imports = ["import jax", *(line for prefix, line in IMPORTS if _uses(text, prefix))]
+        # A mesh of 8 devices needs them made before jax starts: 8 CPU devices, as the probe had.
+        devices = [*MESH_SETUP, ""] if any(name in text for name in ("make_mesh", "shard_map")) else []
+        imports = [*devices, "import jax", *(line for prefix, line in IMPORTS if _uses(text, prefix))]
         if not self.receiver and module != "jax" and module not in imported and f"import {module}" not in imports:
             imports.append(f"import {module}")
         return "\n".join(imports) + "\n\n" + text + "\n"

@@ -55,8 +55,8 @@ SKIPPED = (
 )
 
 
-class _Deadline(Exception):
-    """A call ran past CALL_TIMEOUT."""
+class _Deadline(BaseException):
+    """A call ran past CALL_TIMEOUT (a BaseException: jax's `except Exception` must not catch or rewrap it)."""
 
 
 class _Skipped(Exception):
@@ -96,24 +96,34 @@ def _on_alarm(_signum, _frame) -> None:
 
 
 def public_functions(module_names: list[str]) -> list[str]:
-    """The public callables of these modules that jax defines (not numpy's or the standard library's), sorted."""
+    """The public callables of these modules that jax defines (not numpy's or the standard library's), sorted.
+
+    A skipped function stays skipped under any other name it is exported as.
+    """
     found: dict[Any, str] = {}
+    skipped: set[int] = set()
+    named: list[tuple[str, Any]] = []
     for module_name in module_names:
         if f"{module_name}." in RECEIVERS:
-            found.update((name, name) for name in receiver_methods(f"{module_name}.") if not name.startswith(SKIPPED))
+            try:
+                methods = receiver_methods(f"{module_name}.")
+            except Exception:  # noqa: BLE001 - a receiver this jax does not have (no jax.new_ref before 0.7)
+                continue
+            found.update((name, name) for name in methods if not name.startswith(SKIPPED))
             continue
         try:
             module = importlib.import_module(module_name)
         except Exception:  # noqa: BLE001 - an optional module whose dependency is missing
             continue
-        names = getattr(module, "__all__", None) or dir(module)
-        for name in names:
-            if name.startswith("_"):
-                continue
-            value = getattr(module, name, None)
-            qualified = f"{module_name}.{name}"
-            if _probed(value) and not qualified.startswith(SKIPPED) and id(value) not in found:
-                found[id(value)] = qualified
+        for name in getattr(module, "__all__", None) or dir(module):
+            if not name.startswith("_"):
+                value = getattr(module, name, None)
+                named.append((f"{module_name}.{name}", value))
+                if f"{module_name}.{name}".startswith(SKIPPED):
+                    skipped.add(id(value))
+    for qualified, value in named:
+        if _probed(value) and id(value) not in skipped and id(value) not in found:
+            found[id(value)] = qualified
     return sorted(found.values())
 
 
@@ -180,6 +190,10 @@ class Prober:
     def __init__(self, jax_dir: str, imported: frozenset[str]) -> None:
         self.jax_dir = jax_dir
         self.imported = imported  # what `import jax` imports by itself: a snippet need not import it
+        # Where packages are installed here, longest first: messages naming files there are published.
+        self.install_folders = sorted({os.path.dirname(os.path.realpath(jax_dir)) + os.sep,
+                                       os.path.dirname(jax_dir) + os.sep, sys.prefix + os.sep,
+                                       os.path.realpath(sys.prefix) + os.sep}, key=len, reverse=True)
         self.namespace = _namespace()
         self.bound: dict[str, str] = {}  # value text -> the name it is bound to in `namespace`
         self.probed = 0  # functions probed so far
@@ -197,7 +211,7 @@ class Prober:
         if function is not None and not any(name.startswith(prefix) for prefix in RECEIVERS):
             self.namespace["_f"], self.bound[name] = function, "_f"  # its module need not be imported by name
         self.skip = skip
-        self.journal = os.open(journal, os.O_WRONLY | os.O_CREAT, 0o600) if journal else None
+        self.journal = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600) if journal else None
         try:
             made = make_calls(name, function, lambda call: self._make(call, hits) is None)
         finally:
@@ -281,16 +295,23 @@ class Prober:
             return
         inside = jax_frames(frames, self.jax_dir, limit=MAX_FRAMES)
         inner: Frame = inside[-1]
-        key = (inner.file, inner.line)
+        exc_class = class_name(type(error))
+        key = (inner.file, inner.line, exc_class)  # another class at the same line must not hide the site's
         text = call.text
         kept = hits.get(key)
         if kept is not None and (len(kept["call"]), kept["call"]) <= (len(text), text):
             return
         hits[key] = {
             "path": inner.file, "line": inner.line, "call": text, "snippet": call.snippet(self.imported),
-            "exc_class": class_name(type(error)), "message": message_of(error)[:MAX_MESSAGE],
+            "exc_class": exc_class, "message": self._portable(message_of(error))[:MAX_MESSAGE],
             "frames": [frame.to_json() for frame in inside],
         }
+
+    def _portable(self, message: str) -> str:
+        """The message without this machine's install folders: `.../site-packages/jax/_src/x.py` as `jax/_src/x.py`."""
+        for folder in self.install_folders:
+            message = message.replace(folder, "")
+        return message
 
 
 if __name__ == "__main__":
