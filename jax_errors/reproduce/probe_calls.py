@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import inspect
 import itertools
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 
 # Each value as it is written in a call. Arrays first: they are what most functions take first.
 ARRAYS = (
@@ -168,25 +168,18 @@ def make_calls(name: str, function: Callable | None, make: Callable[[Call], bool
     if member in (AT_SET, SETITEM):
         return _made([*(Call(name, (index, "2")) for index in INDICES),
                       *(Call(name, ("0", value)) for value in POOL)], make)
-    required, keywords = _parameters(function)
+    required, keywords, collective = _parameters(function)
     made = 0
-    if any(p in AXIS_PARAMETERS for p in _parameter_names(function)):
+    if collective:
         made += _in_contexts(name, required, keywords, make)
-    base = None
-    for args in itertools.islice(itertools.product(LIKELY, repeat=len(required)), SEARCH):
-        made += 1
-        if make(Call(name, args)):
-            base = Call(name, args)
-            break
-    if base is None:
-        base = Call(name, ("jnp.ones((3,))",) * len(required))
-    varied = list(_varied(base))
-    later = [*varied, *(Call(name, base.args, ((keyword, value),)) for keyword in keywords for value in POOL)]
+    searched, base = _search(name, (), len(required), LIKELY, "jnp.ones((3,))", make)
+    varied = list(_varied(base, POOL))
+    later = [*varied, *_keyworded(base, keywords, POOL)]
     if required:
         later.append(Call(name, base.args[:-1]))  # one argument too few
     if not inspect.isclass(function):  # traced: what needs a concrete value refuses a tracer
         later += [Call(name, call.args, jit=True) for call in [base, *varied]]
-    return made + _made(later, make)
+    return made + searched + _made(later, make)
 
 
 def _made(calls: list[Call], make: Callable[[Call], bool]) -> int:
@@ -198,36 +191,34 @@ def _made(calls: list[Call], make: Callable[[Call], bool]) -> int:
 def _in_contexts(name: str, required: list[str], keywords: list[str], make: Callable[[Call], bool]) -> int:
     """Calls of a collective inside each context, its first argument the traced value there."""
     made = 0
+    values = (*POOL, "'y'")  # and an axis name no context binds
     for context in CONTEXTS:
-        base = None
-        for rest in itertools.islice(itertools.product(CONTEXT_LIKELY, repeat=max(len(required) - 1, 0)), SEARCH):
-            made += 1
-            if make(Call(name, ("v", *rest), context=context)):
-                base = Call(name, ("v", *rest), context=context)
-                break
-        if base is None:
-            base = Call(name, ("v", *CONTEXT_LIKELY[:1] * max(len(required) - 1, 0)), context=context)
-        later = [Call(name, (*base.args[:position], value, *base.args[position + 1:]), context=context)
-                 for position in range(1, len(base.args)) for value in (*POOL, "'y'") if value != base.args[position]]
-        later += [Call(name, base.args, ((keyword, value),), context=context) for keyword in keywords
-                  for value in (*POOL, "'y'")]
-        made += _made(later, make)
+        searched, base = _search(name, ("v",), max(len(required) - 1, 0), CONTEXT_LIKELY, CONTEXT_LIKELY[0], make,
+                                 context=context)
+        made += searched + _made([*_varied(base, values, start=1), *_keyworded(base, keywords, values)], make)
     return made
 
 
-def _parameter_names(function: Callable) -> list[str]:
-    try:
-        return list(inspect.signature(function).parameters)
-    except (TypeError, ValueError):
-        return []
+def _search(name: str, fixed: tuple[str, ...], count: int, likely: tuple[str, ...], fallback: str,
+            make: Callable[[Call], bool], *, context: str | None = None) -> tuple[int, Call]:
+    """How many calls it took to find one that runs clean (`fixed`, then `count` of `likely`), and that call.
+
+    None runs clean within SEARCH calls: the base is `fixed` then `fallback` each time.
+    """
+    for made, rest in enumerate(itertools.islice(itertools.product(likely, repeat=count), SEARCH), start=1):
+        call = Call(name, (*fixed, *rest), context=context)
+        if make(call):
+            return made, call
+    return min(len(likely) ** count, SEARCH), Call(name, (*fixed, *(fallback,) * count), context=context)
 
 
-def _parameters(function: Callable) -> tuple[list[str], list[str]]:
-    """The positional parameters a call must give (the first few), and the keyword ones it may."""
+def _parameters(function: Callable) -> tuple[list[str], list[str], bool]:
+    """The positional parameters a call must give (the first few), the keyword ones it may, and whether it
+    is a collective (it takes an axis name)."""
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):  # a builtin without a signature: called with one argument
-        return ["x"], []
+        return ["x"], [], False
     parameters = signature.parameters.values()
     required = [p.name for p in parameters
                 if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -235,14 +226,21 @@ def _parameters(function: Callable) -> tuple[list[str], list[str]]:
                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and not p.name.startswith("_")]
     if not required and any(p.kind is p.VAR_POSITIONAL for p in parameters):
         required = ["x"]
-    return required[:MAX_REQUIRED], keywords[:MAX_KEYWORDS]
+    collective = any(name in AXIS_PARAMETERS for name in signature.parameters)
+    return required[:MAX_REQUIRED], keywords[:MAX_KEYWORDS], collective
 
 
-def _varied(base: Call):
-    for position in range(len(base.args)):
-        for value in POOL:
+def _varied(base: Call, values: tuple[str, ...], *, start: int = 0) -> Iterator[Call]:
+    """`base` with one argument (from `start` on) replaced by each of `values`, in its context."""
+    for position in range(start, len(base.args)):
+        for value in values:
             if value != base.args[position]:
-                yield Call(base.function, (*base.args[:position], value, *base.args[position + 1:]))
+                yield replace(base, args=(*base.args[:position], value, *base.args[position + 1:]))
+
+
+def _keyworded(base: Call, keywords: list[str], values: tuple[str, ...]) -> list[Call]:
+    """`base` given one keyword argument, each of `values`, in its context."""
+    return [replace(base, kwargs=((keyword, value),)) for keyword in keywords for value in values]
 
 
 def called_result(call: Call) -> list[Call]:
