@@ -9,13 +9,14 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import jax
 import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.engine import copy_database, open_database
 from jax_errors.db.models import ProbedCall
-from jax_errors.reproduce.probe_calls import LIKELY, POOL, Call, make_calls
+from jax_errors.reproduce.probe_calls import BY_NAME, LIKELY, POOL, SHARDED, SPARSE, Call, make_calls
 
 # Calls as written -------------------------------------------------------------------------------
 
@@ -31,6 +32,9 @@ from jax_errors.reproduce.probe_calls import LIKELY, POOL, Call, make_calls
     (Call("jax.Array.at", ("(0, 0, 0)", "2")), "jnp.ones((2, 3)).at[(0, 0, 0)].set(2)"),
     (Call("jax.Array.flat", attribute=True), "jnp.ones((2, 3)).flat"),
     (Call("jax.Ref.__setitem__", ("0", "'x'")), "jax.new_ref(jnp.ones((2, 3)))[0] = 'x'"),
+    (Call("jax.Array.devices", context="traced"), "jax.jit(lambda v: v.devices())(jnp.ones((2, 3)))"),
+    (Call("jax.Array.sharding", attribute=True, context="traced"), "jax.jit(lambda v: v.sharding)(jnp.ones((2, 3)))"),
+    (Call("jax.Array.at", ("0", "'x'"), context="traced"), "jax.jit(lambda v: v.at[0].set('x'))(jnp.ones((2, 3)))"),
     (Call("jax.lax.psum", ("v", "'y'"), context="vmap"),
      "jax.vmap(lambda v: jax.lax.psum(v, 'y'), axis_name='x')(jnp.ones((2, 3)))"),
 ])
@@ -111,6 +115,60 @@ def test_a_call_renders_its_values_and_function_as_the_worker_binds_them():
     assert Call("jax.Array.__getitem__", ("'x'",)).render(lambda text: f"<{text}>") == "<jnp.ones((2, 3))>[<'x'>]"
 
 
+def test_a_parameter_is_first_given_what_its_name_asks_for_and_a_required_keyword_is_given():
+    def fn(key, shape, *, dimension_numbers, dtype=None):
+        pass
+
+    made = []
+    make_calls("m.fn", fn, lambda call: made.append(call) or False)
+    assert made[0] == Call("m.fn", ("jax.random.key(0)", "(2, 3)"),
+                           (("dimension_numbers", "(((1,), (0,)), ((), ()))"),))
+    # the required keyword stays in every call; each of its values is tried, and an optional one added to it
+    assert all(call.kwargs[0][0] == "dimension_numbers" for call in made)
+    assert {c.kwargs[0][1] for c in made} >= set(BY_NAME["dimension_numbers"]) | set(POOL)
+    assert {c.kwargs[1][1] for c in made if len(c.kwargs) == 2 and c.kwargs[1][0] == "dtype"} >= {
+        "jnp.float32", "jnp.int32"}
+    assert not any(call.jit and call.kwargs for call in made)  # a traced tuple is not what a user passes
+
+
+def test_a_sparse_function_is_first_given_a_sparse_array():
+    def fn(mat):
+        pass
+
+    made = []
+    make_calls("jax.experimental.sparse.fn", fn, lambda call: made.append(call) or False)
+    assert made[0].args == (SPARSE,)
+
+
+def test_a_numpy_function_is_also_called_with_explicitly_sharded_arrays():
+    def fn(x, y, *, out_sharding=None):
+        pass
+
+    made = []
+    make_calls("jax.numpy.fn", fn, lambda call: made.append(call) or call.args == (SHARDED[0], SHARDED[0]))
+    sharded = [c for c in made if set(c.args) <= set(SHARDED) and c.args]
+    # the clean call, then each place given each other sharding
+    assert sharded[:3] == [Call("jax.numpy.fn", (SHARDED[0], SHARDED[0])),
+                           Call("jax.numpy.fn", (SHARDED[1], SHARDED[0])),
+                           Call("jax.numpy.fn", (SHARDED[2], SHARDED[0]))]
+    assert {c.args for c in sharded} >= {(SHARDED[0], s) for s in SHARDED}
+    assert any(c.kwargs and c.kwargs[0] == ("out_sharding", "jax.P('x')") and c.args == (SHARDED[0], SHARDED[0])
+               for c in made)
+    made.clear()
+    make_calls("m.fn", fn, lambda call: made.append(call) or False)
+    assert not any(value in SHARDED for call in made for value in call.args)  # only jax.numpy's, jax.lax's...
+
+
+def test_a_snippet_defines_the_explicit_mesh_its_arrays_name():
+    snippet = Call("jax.numpy.sum", (SHARDED[0],)).snippet(frozenset({"jax.numpy"}))
+    assert 'os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"' in snippet
+    mesh, call = snippet.splitlines()[-2:]
+    assert mesh == ("explicit_mesh = jax.make_mesh((2, 4), ('x', 'y'), "
+                    "axis_types=(jax.sharding.AxisType.Explicit,) * 2)")
+    assert call == f"jax.numpy.sum({SHARDED[0]})"
+    assert "explicit_mesh =" not in Call("jax.numpy.sum", ("jnp.ones((3,))",)).snippet()
+
+
 def test_a_class_is_not_called_under_jit():
     class Thing:
         def __init__(self, size):
@@ -125,13 +183,15 @@ def test_a_class_is_not_called_under_jit():
 
 @pytest.fixture(scope="module")
 def probed(installed_db_path: Path, tmp_path_factory: pytest.TempPathFactory):
-    """The installed catalogue, probed on two functions and on indexing."""
+    """The installed catalogue, probed on three functions, indexing and a method a tracer refuses."""
     from jax_errors.reproduce.probe import probe_jax
 
     path = tmp_path_factory.mktemp("probe") / "catalogue.db"
     copy_database(installed_db_path, path)
     engine = open_database(path)
-    report = probe_jax(engine, only=["jax.lax.reshape", "jax.numpy.reshape", "jax.Array.__getitem__"], jobs=2)
+    report = probe_jax(engine, only=["jax.lax.reshape", "jax.lax.top_k", "jax.numpy.reshape", "jax.Array.__getitem__",
+                                     "jax.Array.devices"],
+                       jobs=2)
     return engine, report
 
 
@@ -144,7 +204,7 @@ def _rows(engine) -> dict[str, ProbedCall]:
 def test_a_probe_keeps_calls_that_raise_at_a_raise_site_with_the_sites_class_and_message(probed):
     engine, report = probed
     rows = _rows(engine)
-    assert report.functions == 3 and report.calls > 300 and not report.failures
+    assert report.functions == 5 and report.calls > 300 and not report.failures
     assert len(report.stored) == len(rows) >= 10
     negative = rows["jax.lax.reshape(jnp.ones((3,)), -1)"]
     assert negative.exc_class == "TypeError" and negative.message == "reshape new_sizes must all be positive, got (-1,)."
@@ -159,6 +219,13 @@ def test_a_probe_keeps_calls_that_raise_at_a_raise_site_with_the_sites_class_and
     assert report.rejected["no raise site there"] > 0
     assert not any("object is not iterable" in row.message for row in rows.values())
     assert any(row.message == "iteration over a 0-d array" for row in rows.values())  # Array.__iter__'s raise
+    # a method an array allows and a tracer refuses
+    traced = rows["jax.jit(lambda v: v.devices())(jnp.ones((2, 3)))"]
+    assert (traced.exc_class, traced.path) == ("jax.errors.ConcretizationTypeError", "jax/_src/core.py")
+    # a sharding rule refuses an explicitly sharded array: top_k over a sharded axis
+    sharded = [row for row in rows.values() if row.function == "jax.lax.top_k" and "explicit_mesh =" in row.snippet]
+    assert [row.exc_class for row in sharded] == ["jax._src.core.ShardingTypeError"]
+    assert sharded[0].message.startswith("The input should be unsharded over the axis along which to compute")
 
 
 @pytest.mark.slow
@@ -174,12 +241,15 @@ def test_every_probed_snippet_raises_as_shown_at_its_site(probed):
         exc_class, where, message = done.stdout.split("\n", 2)
         assert exc_class.rsplit(".", 1)[-1] == row.exc_class.rsplit(".", 1)[-1], row.call
         assert where == f"{row.path}:{row.lineno}", row.call
-        assert _unaddressed(message) == _unaddressed(row.message), row.call
+        # the message stored names jax's files from the package on, as the card shows them
+        shown = message.replace(os.path.dirname(os.path.dirname(jax.__file__)) + os.sep, "")
+        assert _unaddressed(shown) == _unaddressed(row.message), row.call
 
 
 def _unaddressed(message: str) -> str:
-    """The message with the addresses of objects it prints (`<function f at 0x7f...>`) blanked: they differ per run."""
-    return re.sub(r"0x[0-9a-f]+", "0x...", message)
+    """The message with the addresses of objects it prints (`<function f at 0x7f...>`) blanked: they differ per run;
+    and where a lambda was written (`<lambda> at <probe>:1`), which is wherever the snippet is run from."""
+    return re.sub(r"<lambda> at \S+:\d+", "<lambda> at ...", re.sub(r"0x[0-9a-f]+", "0x...", message))
 
 
 # Runs a snippet as shown; prints the exception's class, its innermost frame (jax/...:line) and message.

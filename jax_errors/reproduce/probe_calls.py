@@ -4,10 +4,12 @@ A call is written as the Python a user would type (`jax.lax.reshape(jnp.ones((3,
 what a probe finds is a snippet that runs as shown. The arguments come from one pool of values
 (arrays of several shapes and dtypes, numbers, strings, tuples, functions, dtypes, sharding
 objects) and are varied one at a time around a first call that runs clean, so that a refusal points
-at the one argument that changed. Each such call is also made under `jax.jit`, where its arguments
-are traced. A function that returns a function (`jax.vmap`, `jax.grad`) is given a few arrays too:
-most of what such a transform refuses, it refuses when the function it made is called. The methods
-of `jax.Array` are called on an array, and indexing is `x[...]` and `x.at[...].set(...)`.
+at the one argument that changed; a parameter is first given what its name asks for (BY_NAME).
+Each such call is also made under `jax.jit`, where its arguments are traced. A function that
+returns a function (`jax.vmap`, `jax.grad`) is given a few arrays too: most of what such a
+transform refuses, it refuses when the function it made is called. The methods of `jax.Array` are
+called on an array and on it traced, and indexing is `x[...]` and `x.at[...].set(...)`. The array
+functions are also called with explicitly sharded arrays (SHARDED), which sharding rules check.
 
 Standard library only: the probe worker imports it where jax runs.
 """
@@ -31,9 +33,56 @@ OTHERS = (
     "0", "-1", "2", "2**40", "1.5", "True", "None", "'x'", "(2, 3)", "(-1,)", "(0, 1)", "()", "[1, 2]", "1j",
     "{'a': 1}", "lambda x: x", "lambda x: x.sum()", "jnp.float32", "'float32'", "slice(None)",
     "jax.ShapeDtypeStruct((3,), jnp.float32)", "jax.P('x')", "jax.make_mesh((8,), ('x',))", "(0, 0)",
-    "'b, 2*b'",
+    "'b, 2*b'", "jnp.int32",
 )
 POOL = ARRAYS + OTHERS
+SPARSE = "jax.experimental.sparse.BCOO.fromdense(jnp.ones((2, 3)))"
+# What a parameter's name asks for: tried first when looking for a call that runs clean, and besides the
+# pool when the parameter is varied. Most of what a function refuses it checks only after its other
+# arguments passed (a PRNG key, a well-formed `dimension_numbers`).
+BY_NAME = {
+    "key": ("jax.random.key(0)",),
+    "shape": ("(2, 3)",),
+    "dtype": ("jnp.float32", "jnp.int32"),
+    "preferred_element_type": ("jnp.float32", "jnp.int8", "jnp.float16", "jnp.uint32"),
+    "precision": ("'highest'", "jax.lax.DotAlgorithmPreset.BF16_BF16_F32",
+                  "jax.lax.DotAlgorithmPreset.ANY_F8_ANY_F8_F32"),
+    "dimension_numbers": ("(((1,), (0,)), ((), ()))", "(((0,), (0,)), ((0,), (0,)))",
+                          "(((1, 1), (0, 0)), ((), ()))", "(((), ()), ((0, 0), (0, 0)))",
+                          "(((), ()), ((0,), ()))", "('NC', 'OI', 'NC')"),
+    "axes": ("(0,)", "(0, 0)"),
+    "dimensions": ("(0,)", "(1, 0)"),
+    "permutation": ("(1, 0)", "(0, 0)"),
+    "new_sizes": ("(3, 2)",),
+    "start_indices": ("(0, 0)",),
+    "limit_indices": ("(1, 2)", "(5, 5)"),
+    "broadcast_dimensions": ("(0, 1)",),
+    "dimension": ("0",),
+    "window_strides": ("(1,)",),
+    "padding": ("'SAME'", "((0, 0),)"),
+    "method": ("'exact'",),
+    "group_sizes": ("jnp.array([1, 2])",),
+    "k": ("2",),
+    "to": ("'varying'",),
+    "sep": ("' '",),
+    "callback": ("lambda x: None",),
+    "out_sharding": ("jax.P(None, unreduced={'x'})",),
+}
+# What a module's functions take as their arrays, tried before the pool's first when looking for a clean call.
+BY_MODULE = {"jax.experimental.sparse.": (SPARSE,)}
+# Names a value may use, and what the snippet defines each as (after its imports).
+DEFINITIONS = {
+    "explicit_mesh": "jax.make_mesh((2, 4), ('x', 'y'), axis_types=(jax.sharding.AxisType.Explicit,) * 2)",
+}
+# Arrays whose sharding is part of their type (an explicit mesh): what sharding rules check. A function of
+# SHARDED_MODULES is called again with these in every place, varied one place at a time, and its
+# SHARDING_KEYWORDS given a partition spec.
+SHARDED = tuple(f"jax.device_put(jnp.ones((8, 8)), jax.NamedSharding(explicit_mesh, jax.P({spec})))"
+                for spec in ("'x', 'y'", "'y', 'x'", "'x'", "None, 'x'"))
+SHARDED_MODULES = ("jax.lax.", "jax.numpy.", "jax.nn.", "jax.random.")
+SHARDING_KEYWORDS = ("out_sharding", "sharding", "out_shardings")
+SPECS = ("jax.P('x')", "jax.P(None, 'x')", "jax.P('x', 'x')", "jax.P('z')", "jax.P(None, None, unreduced={'x'})")
+SHARDED_SEARCH = 16  # calls tried at most to find a clean call with sharded arrays
 # What indexing is tried with, besides the pool.
 INDICES = POOL + ("(0, 0, 0)", "(..., ...)", "(None, 'x')", "jnp.array([True, False])", "slice(0, 2, 0)",
                   "jnp.ones((2, 3)) > 0", "(jnp.arange(2), slice(None), 0)")
@@ -48,7 +97,7 @@ IMPORTS = (("jnp.", "import jax.numpy as jnp"), ("np.", "import numpy as np"),
            ("jax.experimental.sparse.", "import jax.experimental.sparse"))
 # The objects whose methods are called, by the prefix their methods are filed under (`jax.Array.reshape`).
 RECEIVERS = {"jax.Array.": "jnp.ones((2, 3))", "jax.Ref.": "jax.new_ref(jnp.ones((2, 3)))",
-             "jax.experimental.sparse.BCOO.": "jax.experimental.sparse.BCOO.fromdense(jnp.ones((2, 3)))"}
+             "jax.experimental.sparse.BCOO.": SPARSE}
 # What is probed of each receiver besides its methods: indexing, `.at[...].set(...)` and assignment.
 GETITEM, AT_SET, SETITEM = "__getitem__", "at", "__setitem__"
 INDEXING = {"jax.Array.": (GETITEM, AT_SET, SETITEM), "jax.Ref.": (GETITEM, SETITEM),
@@ -58,7 +107,11 @@ CONTEXTS = {
     "shard_map": ("jax.shard_map(lambda v: {call}, mesh=jax.make_mesh((8,), ('x',)), in_specs=jax.P('x'), "
                   "out_specs=jax.P('x'))(jnp.ones((8, 3)))"),
     "vmap": "jax.vmap(lambda v: {call}, axis_name='x')(jnp.ones((2, 3)))",
+    # a receiver's methods, called on it traced (`v`): what a tracer refuses that an array allows
+    "traced": "jax.jit(lambda v: {call})({receiver})",
 }
+TRACED = "traced"
+COLLECTIVE_CONTEXTS = ("shard_map", "vmap")
 AXIS_PARAMETERS = ("axis_name", "axis_names")
 CONTEXT_LIKELY = ("'x'", "0", "('x',)", "jnp.ones((3,))")
 
@@ -113,19 +166,22 @@ class Call:
         """
         prefix = self.receiver
         member = self.function.removeprefix(prefix) if prefix else None
+        receiver = value(RECEIVERS[prefix]) if prefix else None
+        on = "v" if self.context == TRACED else receiver  # what a method is called on
         if self.attribute:
-            return f"{value(RECEIVERS[prefix])}.{member}"
-        if member == GETITEM:
-            return f"{value(RECEIVERS[prefix])}[{value(self.args[0])}]"
-        if member == AT_SET:
-            return f"{value(RECEIVERS[prefix])}.at[{value(self.args[0])}].set({value(self.args[1])})"
-        if member == SETITEM:
-            return f"{value(RECEIVERS[prefix])}[{value(self.args[0])}] = {value(self.args[1])}"
-        callee = value(self.callee)
-        inner = ", ".join([*map(value, self.args), *(f"{name}={value(v)}" for name, v in self.kwargs)])
-        call = f"jax.jit({callee})({inner})" if self.jit else f"{callee}({inner})"
+            call = f"{on}.{member}"
+        elif member == GETITEM:
+            call = f"{on}[{value(self.args[0])}]"
+        elif member == AT_SET:
+            call = f"{on}.at[{value(self.args[0])}].set({value(self.args[1])})"
+        elif member == SETITEM:
+            return f"{on}[{value(self.args[0])}] = {value(self.args[1])}"
+        else:
+            callee = f"v.{member}" if self.context == TRACED else value(self.callee)
+            inner = ", ".join([*map(value, self.args), *(f"{name}={value(v)}" for name, v in self.kwargs)])
+            call = f"jax.jit({callee})({inner})" if self.jit else f"{callee}({inner})"
         if self.context:
-            call = CONTEXTS[self.context].format(call=call)
+            call = CONTEXTS[self.context].format(call=call, receiver=receiver)
         return call if self.then is None else f"{call}({', '.join(map(value, self.then))})"
 
     def snippet(self, imported: frozenset[str] = frozenset()) -> str:
@@ -137,11 +193,13 @@ class Call:
         text = self.text
         module = self.function.rpartition(".")[0]
         # A mesh of 8 devices needs them made before jax starts: 8 CPU devices, as the probe had.
-        devices = [*MESH_SETUP, ""] if any(name in text for name in ("make_mesh", "shard_map")) else []
+        defined = [f"{name} = {value}" for name, value in DEFINITIONS.items() if _uses(text, name)]
+        uses_mesh = any(name in text for name in ("make_mesh", "shard_map")) or defined
+        devices = [*MESH_SETUP, ""] if uses_mesh else []
         imports = [*devices, "import jax", *(line for prefix, line in IMPORTS if _uses(text, prefix))]
         if not self.receiver and module != "jax" and module not in imported and f"import {module}" not in imports:
             imports.append(f"import {module}")
-        return "\n".join(imports) + "\n\n" + text + "\n"
+        return "\n".join(imports) + "\n\n" + "".join(f"{line}\n" for line in defined) + text + "\n"
 
 
 def _uses(text: str, prefix: str) -> bool:
@@ -161,25 +219,35 @@ def make_calls(name: str, function: Callable | None, make: Callable[[Call], bool
     `name` is a property of `jax.Array`, only read.
     """
     if function is None:
-        return _made([Call(name, attribute=True)], make)
+        return _made([Call(name, attribute=True), Call(name, attribute=True, context=TRACED)], make)
     member = next((name.removeprefix(p) for p in RECEIVERS if name.startswith(p)), None)
     if member == GETITEM:
-        return _made([Call(name, (index,)) for index in INDICES], make)
+        return _made(_and_traced([Call(name, (index,)) for index in INDICES]), make)
     if member in (AT_SET, SETITEM):
-        return _made([*(Call(name, (index, "2")) for index in INDICES),
-                      *(Call(name, ("0", value)) for value in POOL)], make)
-    required, keywords, collective = _parameters(function)
+        calls = [*(Call(name, (index, "2")) for index in INDICES), *(Call(name, ("0", value)) for value in POOL)]
+        return _made(_and_traced(calls) if member == AT_SET else calls, make)
+    parameters = _parameters(function)
     made = 0
-    if collective:
-        made += _in_contexts(name, required, keywords, make)
-    searched, base = _search(name, (), len(required), LIKELY, "jnp.ones((3,))", make)
-    varied = list(_varied(base, POOL))
-    later = [*varied, *_keyworded(base, keywords, POOL)]
-    if required:
-        later.append(Call(name, base.args[:-1]))  # one argument too few
-    if not inspect.isclass(function):  # traced: what needs a concrete value refuses a tracer
-        later += [Call(name, call.args, jit=True) for call in [base, *varied]]
+    if parameters.collective:
+        made += _in_contexts(name, parameters, make)
+    if name.startswith(SHARDED_MODULES) and parameters.required:
+        made += _sharded(name, parameters, make)
+    module = () if member else next((values for prefix, values in BY_MODULE.items() if name.startswith(prefix)), ())
+    searched, base = _search(name, (), parameters, _candidates(LIKELY, module), make)
+    varied = list(_varied(base, parameters, POOL))
+    later = [*varied, *_keyworded(base, parameters.keywords, POOL)]
+    if parameters.required:
+        later.append(replace(base, args=base.args[:-1]))  # one argument too few
+    if member:  # a method: called on its receiver traced instead (jit of a bound method crashed workers)
+        later += [replace(call, context=TRACED) for call in [base, *varied]]
+    elif not inspect.isclass(function):  # traced: what needs a concrete value refuses a tracer
+        later += [replace(call, jit=True) for call in [base, *varied] if not call.kwargs]
     return made + searched + _made(later, make)
+
+
+def _and_traced(calls: list[Call]) -> list[Call]:
+    """Calls of a receiver's method, then the same on the receiver traced."""
+    return [*calls, *(replace(call, context=TRACED) for call in calls)]
 
 
 def _made(calls: list[Call], make: Callable[[Call], bool]) -> int:
@@ -188,62 +256,102 @@ def _made(calls: list[Call], make: Callable[[Call], bool]) -> int:
     return len(calls)
 
 
-def _in_contexts(name: str, required: list[str], keywords: list[str], make: Callable[[Call], bool]) -> int:
+def _in_contexts(name: str, parameters: Parameters, make: Callable[[Call], bool]) -> int:
     """Calls of a collective inside each context, its first argument the traced value there."""
     made = 0
     values = (*POOL, "'y'")  # and an axis name no context binds
-    for context in CONTEXTS:
-        searched, base = _search(name, ("v",), max(len(required) - 1, 0), CONTEXT_LIKELY, CONTEXT_LIKELY[0], make,
-                                 context=context)
-        made += searched + _made([*_varied(base, values, start=1), *_keyworded(base, keywords, values)], make)
+    inner = replace(parameters, required=parameters.required[1:])  # the first is the context's traced `v`
+    for context in COLLECTIVE_CONTEXTS:
+        searched, base = _search(name, ("v",), inner, CONTEXT_LIKELY, make, context=context)
+        made += searched + _made([*_varied(base, parameters, values, start=1),
+                                  *_keyworded(base, parameters.keywords, values)], make)
     return made
 
 
-def _search(name: str, fixed: tuple[str, ...], count: int, likely: tuple[str, ...], fallback: str,
-            make: Callable[[Call], bool], *, context: str | None = None) -> tuple[int, Call]:
-    """How many calls it took to find one that runs clean (`fixed`, then `count` of `likely`), and that call.
-
-    None runs clean within SEARCH calls: the base is `fixed` then `fallback` each time.
-    """
-    for made, rest in enumerate(itertools.islice(itertools.product(likely, repeat=count), SEARCH), start=1):
-        call = Call(name, (*fixed, *rest), context=context)
-        if make(call):
-            return made, call
-    return min(len(likely) ** count, SEARCH), Call(name, (*fixed, *(fallback,) * count), context=context)
+def _sharded(name: str, parameters: Parameters, make: Callable[[Call], bool]) -> int:
+    """Calls with explicitly sharded arrays: a clean one, then each place given another sharding, and a
+    spec for each sharding keyword."""
+    searched, base = _search(name, (), parameters, (*SHARDED, *LIKELY), make, limit=SHARDED_SEARCH)
+    keywords = tuple(keyword for keyword in parameters.keywords if keyword in SHARDING_KEYWORDS)
+    return searched + _made([*_varied(base, parameters, SHARDED), *_keyworded(base, keywords, SPECS)], make)
 
 
-def _parameters(function: Callable) -> tuple[list[str], list[str], bool]:
-    """The positional parameters a call must give (the first few), the keyword ones it may, and whether it
-    is a collective (it takes an axis name)."""
+@dataclass(frozen=True)
+class Parameters:
+    """What a probe reads of a signature: the positional parameters a call must give (the first few),
+    the keyword-only ones it must give, the keyword ones it may, and whether it takes an axis name."""
+
+    required: tuple[str, ...] = ("x",)
+    required_keywords: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    collective: bool = False
+
+
+def _parameters(function: Callable) -> Parameters:
     try:
         signature = inspect.signature(function)
     except (TypeError, ValueError):  # a builtin without a signature: called with one argument
-        return ["x"], [], False
+        return Parameters()
     parameters = signature.parameters.values()
     required = [p.name for p in parameters
                 if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required_keywords = [p.name for p in parameters if p.default is p.empty and p.kind is p.KEYWORD_ONLY]
     keywords = [p.name for p in parameters if p.default is not p.empty
                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and not p.name.startswith("_")]
     if not required and any(p.kind is p.VAR_POSITIONAL for p in parameters):
         required = ["x"]
     collective = any(name in AXIS_PARAMETERS for name in signature.parameters)
-    return required[:MAX_REQUIRED], keywords[:MAX_KEYWORDS], collective
+    return Parameters(tuple(required[:MAX_REQUIRED]), tuple(required_keywords), tuple(keywords[:MAX_KEYWORDS]),
+                      collective)
 
 
-def _varied(base: Call, values: tuple[str, ...], *, start: int = 0) -> Iterator[Call]:
-    """`base` with one argument (from `start` on) replaced by each of `values`, in its context."""
+def _candidates(values: tuple[str, ...], first: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """`first`, then `values`, each once."""
+    return tuple(dict.fromkeys((*first, *values)))
+
+
+def _search(name: str, fixed: tuple[str, ...], parameters: Parameters, likely: tuple[str, ...],
+            make: Callable[[Call], bool], *, context: str | None = None, limit: int = SEARCH) -> tuple[int, Call]:
+    """How many calls it took to find one that runs clean, and that call: `fixed`, then a value for
+    each required parameter, what its name asks for (BY_NAME) before `likely`.
+
+    None runs clean within `limit` calls: the base is each parameter's first candidate.
+    """
+    slots = (*parameters.required, *parameters.required_keywords)
+    choices = [_candidates(likely, BY_NAME.get(slot, ())) for slot in slots]
+    positional = len(parameters.required)
+
+    def call(values: tuple[str, ...]) -> Call:
+        return Call(name, (*fixed, *values[:positional]), tuple(zip(parameters.required_keywords, values[positional:])),
+                    context=context)
+
+    tried = 0
+    for tried, values in enumerate(itertools.islice(itertools.product(*choices), limit), start=1):
+        if make(found := call(values)):
+            return tried, found
+    return tried, call(tuple(options[0] for options in choices))
+
+
+def _varied(base: Call, parameters: Parameters, values: tuple[str, ...], *, start: int = 0) -> Iterator[Call]:
+    """`base` with one argument (positional from `start` on, or a required keyword) replaced by each of
+    `values`, and of what the parameter's name asks for, in its context."""
+    names = (*(None,) * (len(base.args) - len(parameters.required)), *parameters.required)
     for position in range(start, len(base.args)):
-        for value in values:
+        for value in _candidates(values, BY_NAME.get(names[position], ())):
             if value != base.args[position]:
                 yield replace(base, args=(*base.args[:position], value, *base.args[position + 1:]))
+    for position, (keyword, given) in enumerate(base.kwargs):
+        for value in _candidates(values, BY_NAME.get(keyword, ())):
+            if value != given:
+                yield replace(base, kwargs=(*base.kwargs[:position], (keyword, value), *base.kwargs[position + 1:]))
 
 
-def _keyworded(base: Call, keywords: list[str], values: tuple[str, ...]) -> list[Call]:
-    """`base` given one keyword argument, each of `values`, in its context."""
-    return [replace(base, kwargs=((keyword, value),)) for keyword in keywords for value in values]
+def _keyworded(base: Call, keywords: tuple[str, ...], values: tuple[str, ...]) -> list[Call]:
+    """`base` given one more keyword argument, each of `values` and what its name asks for, in its context."""
+    return [replace(base, kwargs=(*base.kwargs, (keyword, value)))
+            for keyword in keywords for value in _candidates(values, BY_NAME.get(keyword, ()))]
 
 
 def called_result(call: Call) -> list[Call]:
     """Calls of the function `call` returned, with each of a few values."""
-    return [Call(call.function, call.args, call.kwargs, (value,), call.jit, context=call.context)
-            for value in CALLED_WITH]
+    return [replace(call, then=(value,)) for value in CALLED_WITH]

@@ -13,6 +13,7 @@ temporary folder, removed at its end).
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import json
@@ -26,7 +27,7 @@ from typing import Any
 
 from jax_errors.reproduce.exception_text import class_name, message_of
 from jax_errors.reproduce.frames import Frame, jax_frames, traceback_frames
-from jax_errors.reproduce.probe_calls import INDEXING, RECEIVERS, Call, called_result, make_calls
+from jax_errors.reproduce.probe_calls import DEFINITIONS, INDEXING, RECEIVERS, Call, called_result, make_calls
 from jax_errors.reproduce.worker import ENVIRONMENT, _config_values, _restore_config, _send, _take_protocol_pipes
 
 CALL_TIMEOUT = float(os.environ.get("JAX_ERRORS_PROBE_CALL_TIMEOUT", "10"))
@@ -162,13 +163,25 @@ def _indexed(*_args: Any) -> None:
 
 
 def _namespace() -> dict[str, Any]:
-    """What a call's text is evaluated in: the names its snippet imports."""
+    """What a call's text is evaluated in: the names its snippet imports, and those it defines (DEFINITIONS)."""
+    namespace = _imported()
+    namespace.update((name, _defined(name)) for name in DEFINITIONS)
+    return namespace
+
+
+def _imported() -> dict[str, Any]:
     import jax
     import jax.experimental.sparse  # the pool's sparse values and BCOO's methods name it
     import jax.numpy as jnp
     import numpy as np
 
     return {"jax": jax, "jnp": jnp, "np": np}
+
+
+@functools.cache
+def _defined(name: str) -> Any:
+    """What a name of DEFINITIONS stands for, made once: the same mesh for every call."""
+    return eval(DEFINITIONS[name], _imported())  # noqa: S307 - our own literal
 
 
 def _probed(value: Any) -> bool:
