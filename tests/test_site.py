@@ -23,6 +23,7 @@ from jax_errors.site_gen.highlight import code_block
 from jax_errors.site_gen.links import github_url, slug
 from jax_errors.site_gen.output import MARKER, SiteError
 from jax_errors.site_gen.related import jaccard, words
+from jax_errors.site_gen.render import environment
 from jax_errors.site_gen.serve import make_server
 from jax_errors.template import Template
 
@@ -92,6 +93,16 @@ def _escape_site(git_repo, tmp_path: Path, *, search: bool = True):
     (cases / "check_type_float.py").write_text(textwrap.dedent(ESCAPE_CASE).lstrip())
     config = SiteConfig(out=tmp_path / "_site", knowledge_dir=knowledge, cases_dir=cases, search=search)
     return build_site(engine, config), error_id, ids["check_other"]
+
+
+def test_a_heading_shows_one_badge_per_kind_of_source_with_every_note():
+    """A card's "When it happens" can be reproduced by a case's traceback, JAX's tests and a probed call at once."""
+    heading = environment().from_string('{% from "_macros.html" import heading %}{{ heading("When", "when", s) }}')
+    html = heading.render(s=[("reproduced", "traceback of the probed call"), ("extracted", "read from the source"),
+                             ("reproduced", "a generated call, run by triggers probe")])
+    badges = re.findall(r'<span class="src src-(\w+)" title="([^"]*)"', html)
+    assert badges == [("reproduced", "traceback of the probed call; a generated call, run by triggers probe"),
+                      ("extracted", "read from the source")]
 
 
 def test_text_is_escaped_everywhere(git_repo, tmp_path):

@@ -102,6 +102,14 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else (many or word + 's')}"
 
 
+def merged_sources(sources: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A heading's source badges, one per kind in the order first given, its notes joined."""
+    notes: dict[str, list[str]] = {}
+    for kind, note in sources:
+        notes.setdefault(kind, []).append(note)
+    return [(kind, "; ".join(dict.fromkeys(kind_notes))) for kind, kind_notes in notes.items()]
+
+
 @cache
 def environment() -> Environment:
     """The Environment every page is rendered with: autoescaped, strict about undefined names."""
@@ -109,7 +117,7 @@ def environment() -> Environment:
                       bytecode_cache=_compiled_templates(), **_OPTIONS)
     env.filters.update(
         markdown=markdown, markdown_inline=markdown_inline, message=message, excerpt=excerpt,
-        python=python, day=day, short=short_commit, plural=plural, ident=ident,
+        python=python, day=day, short=short_commit, plural=plural, ident=ident, merged_sources=merged_sources,
     )
     env.tests["commit"] = is_commit
     env.globals.update(
