@@ -36,6 +36,7 @@ from jax_errors.reproduce.attribution import message_fits
 from jax_errors.reproduce.case_runner import ensure_installed_snapshot
 from jax_errors.reproduce.environments import JaxEnvironment
 from jax_errors.reproduce.pool import Worker, WorkerPool
+from jax_errors.reproduce.probe_calls import shortness
 
 PROBE_MODULE = "jax_errors.reproduce.probe_worker"
 FUNCTION_TIMEOUT = float(os.environ.get("JAX_ERRORS_PROBE_FUNCTION_TIMEOUT", "300"))
@@ -257,4 +258,4 @@ def _row(hit: dict[str, Any], located: LocatedSite, version: str, snapshot_id: i
 
 
 def _shorter(row: ProbedCall, than: ProbedCall | None) -> bool:
-    return than is None or (len(row.call), row.call) < (len(than.call), than.call)
+    return than is None or shortness(row.call) < shortness(than.call)

@@ -21,13 +21,14 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
+SPARSE = "jax.experimental.sparse.BCOO.fromdense(jnp.ones((2, 3)))"
 # Each value as it is written in a call. Arrays first: they are what most functions take first.
 ARRAYS = (
     "jnp.ones((3,))", "jnp.ones((2, 3))", "jnp.ones((3, 3))", "jnp.ones((2, 3, 4))", "jnp.ones((2, 2, 2, 2))",
     "jnp.float32(1.5)", "jnp.arange(3)", "jnp.ones((3,), bool)", "jnp.ones((3,), jnp.complex64)",
     "jnp.ones((0,))", "jnp.ones((3,), jnp.uint8)", "jnp.ones((3,), jnp.int8)", "jnp.ones((3,), jnp.bfloat16)",
     "jnp.ones((3,), jnp.float16)", "jax.random.key(0)", "np.ones(3)", "[jnp.ones((3,)), jnp.ones((2,))]",
-    "jax.new_ref(jnp.ones((3,)))", "jax.experimental.sparse.BCOO.fromdense(jnp.ones((2, 3)))",
+    "jax.new_ref(jnp.ones((3,)))", SPARSE,
 )
 OTHERS = (
     "0", "-1", "2", "2**40", "1.5", "True", "None", "'x'", "(2, 3)", "(-1,)", "(0, 1)", "()", "[1, 2]", "1j",
@@ -36,7 +37,6 @@ OTHERS = (
     "'b, 2*b'", "jnp.int32",
 )
 POOL = ARRAYS + OTHERS
-SPARSE = "jax.experimental.sparse.BCOO.fromdense(jnp.ones((2, 3)))"
 # What a parameter's name asks for: tried first when looking for a call that runs clean, and besides the
 # pool when the parameter is varied. Most of what a function refuses it checks only after its other
 # arguments passed (a PRNG key, a well-formed `dimension_numbers`).
@@ -102,7 +102,8 @@ RECEIVERS = {"jax.Array.": "jnp.ones((2, 3))", "jax.Ref.": "jax.new_ref(jnp.ones
 GETITEM, AT_SET, SETITEM = "__getitem__", "at", "__setitem__"
 INDEXING = {"jax.Array.": (GETITEM, AT_SET, SETITEM), "jax.Ref.": (GETITEM, SETITEM),
             "jax.experimental.sparse.BCOO.": (GETITEM,)}
-# Collectives are called where their axis name is bound: in a shard_map over 8 devices, or a named vmap.
+# Where a call is made: collectives where their axis name is bound (a shard_map over 8 devices, a named
+# vmap), a receiver's methods inside jit.
 CONTEXTS = {
     "shard_map": ("jax.shard_map(lambda v: {call}, mesh=jax.make_mesh((8,), ('x',)), in_specs=jax.P('x'), "
                   "out_specs=jax.P('x'))(jnp.ones((8, 3)))"),
@@ -139,7 +140,7 @@ class Call:
     @property
     def receiver(self) -> str | None:
         """The prefix of a method's receiver (`jax.Array.`), None for a function."""
-        return next((prefix for prefix in RECEIVERS if self.function.startswith(prefix)), None)
+        return receiver_of(self.function)
 
     @property
     def callee(self) -> str:
@@ -202,6 +203,16 @@ class Call:
         return "\n".join(imports) + "\n\n" + "".join(f"{line}\n" for line in defined) + text + "\n"
 
 
+def receiver_of(name: str) -> str | None:
+    """The prefix of the receiver a method's name is filed under (`jax.Array.`), None for a function's name."""
+    return next((prefix for prefix in RECEIVERS if name.startswith(prefix)), None)
+
+
+def shortness(call: str) -> tuple[int, str]:
+    """What orders the calls that raised one error: the shortest first, then by text (a probe keeps the first)."""
+    return len(call), call
+
+
 def _uses(text: str, prefix: str) -> bool:
     """Whether `text` names something through `prefix` (`jnp.`), not as the end of a longer name."""
     start = text.find(prefix)
@@ -220,12 +231,14 @@ def make_calls(name: str, function: Callable | None, make: Callable[[Call], bool
     """
     if function is None:
         return _made([Call(name, attribute=True), Call(name, attribute=True, context=TRACED)], make)
-    member = next((name.removeprefix(p) for p in RECEIVERS if name.startswith(p)), None)
+    prefix = receiver_of(name)
+    member = name.removeprefix(prefix) if prefix else None
     if member == GETITEM:
-        return _made(_and_traced([Call(name, (index,)) for index in INDICES]), make)
+        calls = [Call(name, (index,)) for index in INDICES]
+        return _made([*calls, *_traced(calls)], make)
     if member in (AT_SET, SETITEM):
         calls = [*(Call(name, (index, "2")) for index in INDICES), *(Call(name, ("0", value)) for value in POOL)]
-        return _made(_and_traced(calls) if member == AT_SET else calls, make)
+        return _made([*calls, *_traced(calls)] if member == AT_SET else calls, make)
     parameters = _parameters(function)
     made = 0
     if parameters.collective:
@@ -239,15 +252,15 @@ def make_calls(name: str, function: Callable | None, make: Callable[[Call], bool
     if parameters.required:
         later.append(replace(base, args=base.args[:-1]))  # one argument too few
     if member:  # a method: called on its receiver traced instead (jit of a bound method crashed workers)
-        later += [replace(call, context=TRACED) for call in [base, *varied]]
+        later += _traced([base, *varied])
     elif not inspect.isclass(function):  # traced: what needs a concrete value refuses a tracer
         later += [replace(call, jit=True) for call in [base, *varied] if not call.kwargs]
     return made + searched + _made(later, make)
 
 
-def _and_traced(calls: list[Call]) -> list[Call]:
-    """Calls of a receiver's method, then the same on the receiver traced."""
-    return [*calls, *(replace(call, context=TRACED) for call in calls)]
+def _traced(calls: list[Call]) -> list[Call]:
+    """The same calls of a receiver's method, made on the receiver traced."""
+    return [replace(call, context=TRACED) for call in calls]
 
 
 def _made(calls: list[Call], make: Callable[[Call], bool]) -> int:
@@ -310,6 +323,11 @@ def _candidates(values: tuple[str, ...], first: tuple[str, ...] = ()) -> tuple[s
     return tuple(dict.fromkeys((*first, *values)))
 
 
+def _named(parameter: str | None, values: tuple[str, ...]) -> tuple[str, ...]:
+    """What a parameter's name asks for (BY_NAME), then `values`, each once."""
+    return _candidates(values, BY_NAME.get(parameter, ()))
+
+
 def _search(name: str, fixed: tuple[str, ...], parameters: Parameters, likely: tuple[str, ...],
             make: Callable[[Call], bool], *, context: str | None = None, limit: int = SEARCH) -> tuple[int, Call]:
     """How many calls it took to find one that runs clean, and that call: `fixed`, then a value for
@@ -318,7 +336,7 @@ def _search(name: str, fixed: tuple[str, ...], parameters: Parameters, likely: t
     None runs clean within `limit` calls: the base is each parameter's first candidate.
     """
     slots = (*parameters.required, *parameters.required_keywords)
-    choices = [_candidates(likely, BY_NAME.get(slot, ())) for slot in slots]
+    choices = [_named(slot, likely) for slot in slots]
     positional = len(parameters.required)
 
     def call(values: tuple[str, ...]) -> Call:
@@ -337,11 +355,11 @@ def _varied(base: Call, parameters: Parameters, values: tuple[str, ...], *, star
     `values`, and of what the parameter's name asks for, in its context."""
     names = (*(None,) * (len(base.args) - len(parameters.required)), *parameters.required)
     for position in range(start, len(base.args)):
-        for value in _candidates(values, BY_NAME.get(names[position], ())):
+        for value in _named(names[position], values):
             if value != base.args[position]:
                 yield replace(base, args=(*base.args[:position], value, *base.args[position + 1:]))
     for position, (keyword, given) in enumerate(base.kwargs):
-        for value in _candidates(values, BY_NAME.get(keyword, ())):
+        for value in _named(keyword, values):
             if value != given:
                 yield replace(base, kwargs=(*base.kwargs[:position], (keyword, value), *base.kwargs[position + 1:]))
 
@@ -349,7 +367,7 @@ def _varied(base: Call, parameters: Parameters, values: tuple[str, ...], *, star
 def _keyworded(base: Call, keywords: tuple[str, ...], values: tuple[str, ...]) -> list[Call]:
     """`base` given one more keyword argument, each of `values` and what its name asks for, in its context."""
     return [replace(base, kwargs=(*base.kwargs, (keyword, value)))
-            for keyword in keywords for value in _candidates(values, BY_NAME.get(keyword, ()))]
+            for keyword in keywords for value in _named(keyword, values)]
 
 
 def called_result(call: Call) -> list[Call]:

@@ -27,8 +27,24 @@ from typing import Any
 
 from jax_errors.reproduce.exception_text import class_name, message_of
 from jax_errors.reproduce.frames import Frame, jax_frames, traceback_frames
-from jax_errors.reproduce.probe_calls import DEFINITIONS, INDEXING, RECEIVERS, Call, called_result, make_calls
-from jax_errors.reproduce.worker import ENVIRONMENT, _config_values, _restore_config, _send, _take_protocol_pipes
+from jax_errors.reproduce.probe_calls import (
+    DEFINITIONS,
+    INDEXING,
+    RECEIVERS,
+    Call,
+    called_result,
+    make_calls,
+    receiver_of,
+    shortness,
+)
+from jax_errors.reproduce.worker import (
+    ENVIRONMENT,
+    _block,
+    _config_values,
+    _restore_config,
+    _send,
+    _take_protocol_pipes,
+)
 
 CALL_TIMEOUT = float(os.environ.get("JAX_ERRORS_PROBE_CALL_TIMEOUT", "10"))
 # Past this data segment (MiB) after a function, the worker asks to be replaced: each function's calls
@@ -130,10 +146,15 @@ def public_functions(module_names: list[str]) -> list[str]:
 
 def receiver_methods(prefix: str) -> list[str]:
     """The public methods and properties of a receiver (`jax.Array.`), and its indexing, by their names."""
-    receiver = eval(RECEIVERS[prefix], _namespace())  # noqa: S307 - our own literal
+    receiver = _receiver(prefix)
     names = [name for name in dir(receiver) if not name.startswith("_") and name not in INDEXING[prefix]
              and (_is_property(receiver, name) or callable(getattr(receiver, name, None)))]
     return [f"{prefix}{name}" for name in (*INDEXING[prefix], *names)]
+
+
+def _receiver(prefix: str) -> Any:
+    """The object a receiver's methods are called on (RECEIVERS), made anew."""
+    return eval(RECEIVERS[prefix], _namespace())  # noqa: S307 - our own literal
 
 
 def _is_property(receiver: Any, name: str) -> bool:
@@ -221,7 +242,7 @@ class Prober:
         hits: dict[tuple[str, int], dict[str, Any]] = {}
         saved = _config_values()
         self.namespace, self.bound = _namespace(), {}  # fresh values for every function
-        if function is not None and not any(name.startswith(prefix) for prefix in RECEIVERS):
+        if function is not None and receiver_of(name) is None:
             self.namespace["_f"], self.bound[name] = function, "_f"  # its module need not be imported by name
         self.skip = skip
         self.journal = os.open(journal, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600) if journal else None
@@ -238,9 +259,9 @@ class Prober:
 
     def _resolve(self, name: str) -> Callable | None:
         """The function `name` calls (its signature says what to pass); None for a property, which is read."""
-        prefix = next((p for p in RECEIVERS if name.startswith(p)), None)
+        prefix = receiver_of(name)
         if prefix is not None:
-            receiver = eval(RECEIVERS[prefix], _namespace())  # noqa: S307 - our own literal
+            receiver = _receiver(prefix)
             member = name.removeprefix(prefix)
             if member in INDEXING[prefix]:
                 return _indexed  # make_calls writes indexing itself
@@ -276,8 +297,6 @@ class Prober:
         return None
 
     def _run(self, call: Call) -> tuple[Any, BaseException | None]:
-        import jax
-
         text = call.text
         if text in self.skip:
             return None, _Skipped()
@@ -289,7 +308,7 @@ class Prober:
         try:
             result = eval(code, self.namespace)  # noqa: S307 - a call this module wrote
             if not callable(result):
-                jax.block_until_ready(result)
+                _block(result)
             return result, None
         except _Deadline as late:
             return None, late
@@ -312,7 +331,7 @@ class Prober:
         key = (inner.file, inner.line, exc_class)  # another class at the same line must not hide the site's
         text = call.text
         kept = hits.get(key)
-        if kept is not None and (len(kept["call"]), kept["call"]) <= (len(text), text):
+        if kept is not None and shortness(kept["call"]) <= shortness(text):
             return
         hits[key] = {
             "path": inner.file, "line": inner.line, "call": text, "snippet": call.snippet(self.imported),
