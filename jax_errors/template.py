@@ -48,6 +48,11 @@ class Template:
         return " ".join(self._joined("{{}}").split())
 
     @property
+    def quoted_skeleton(self) -> str:
+        """The skeleton with a placeholder converted by `!r` written `'{}'`, as the repr of a string reads."""
+        return " ".join(self._joined("{{}}", repr_placeholder="'{{}}'").split())
+
+    @property
     def title(self) -> str:
         """The text every message holds (not optional or repeated parts), placeholders as `…`, whitespace
         folded, cut at TITLE_LENGTH; empty if no words."""
@@ -62,10 +67,12 @@ class Template:
             return ""
         return shortened(text, TITLE_LENGTH)
 
-    def _joined(self, placeholder: str) -> str:
-        """Literal text as is, each placeholder written as `placeholder.format(expression)`."""
+    def _joined(self, placeholder: str, *, repr_placeholder: str | None = None) -> str:
+        """Literal text as is, each placeholder written as `placeholder.format(expression)` (one converted
+        by `!r` as `repr_placeholder.format(expression)`, when given)."""
         return "".join(
-            p.text if p.kind == "lit" else "" if p.kind in MARKERS else placeholder.format(p.text)
+            p.text if p.kind == "lit" else "" if p.kind in MARKERS
+            else (repr_placeholder if repr_placeholder and p.text.endswith("!r") else placeholder).format(p.text)
             for p in self.parts
         )
 

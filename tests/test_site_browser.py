@@ -217,7 +217,7 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
     from test_lookup_history import two_release_catalogue
 
     from jax_errors.lookup.browser import catalogue_index, lookup_record
-    from jax_errors.lookup.index import parse_query
+    from jax_errors.lookup.index import FUZZY_CEILING, parse_query
     from jax_errors.site_gen.catalogue import load_catalogue
 
     catalogue = load_catalogue(two_release_catalogue(git_repo, tmp_path / "catalogue.db"))
@@ -234,7 +234,10 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
              "(2,) before the first iteration",
              "ValueError: Cannot divide evenly the sizes of shapes (2, 3) and (7,)",
              "ValueError: Cannot lower jaxpr with verifier errors: 2 ops (see the dump)",
-             'ValueError: "vmap in_axes has 2 entries\\nbut the function takes 3 arguments"']
+             'ValueError: "vmap in_axes has 2 entries\\nbut the function takes 3 arguments"',
+             "ValueError: Pure callbacks do not support transpose.",
+             "AttributeError: module 'jax' has no attribute 'partial'",
+             "ValueError: vmap has mapped output but out_axes is None"]
     expected = [[ranked(index.lookup(parse_query(t))), index.lookup(parse_query(t)) == []] for t in texts]
     page.goto(base_url + "search.html")
     got = page.evaluate("""([record, texts]) => {
@@ -242,13 +245,17 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
         return texts.map(t => { const m = matcher.lookup(t); return [m.map(%s), m.length === 0]; });
     }""" % JS_RANK, [lookup_record(catalogue), texts])
     (worded, _), (removed, _), (shared, _), (framed, _), (prefixed, _), (xla, nothing), (short, _), (full, _), \
-        (tied, _), (led, _), (quoted, _) = expected
+        (tied, _), (led, _), (quoted, _), (cut, _), (repr_quoted, _), (handled, _) = expected
     assert worded[0][3] == "jax-v0.0.1" and removed[0][4] == "jax-v0.0.1" and len(shared[0][5]) == 2
     assert framed[0][0] != shared[0][0] and prefixed[0][2] == "template" and nothing
     assert short[0][0] == full[0][0] and short[0][2] == full[0][2] == "template"  # the optional part is optional
     assert tied[0][1] == tied[1][1] and tied[0][4] is None and tied[1][4] == "jax-v0.0.1"  # the live card first
     assert led[0][1] == led[1][1] and led[0][0] > led[1][0]  # the message's words follow the first card's further
     assert quoted[0][0] == prefixed[0][0] and quoted[0][2] == "template"  # a JSON string is read as its text
+    assert cut[0][1] == FUZZY_CEILING and cut[0][2] == "fuzzy" and cut[1][1] < cut[0][1]  # its first sentence only
+    assert len(repr_quoted[0][5]) == 2  # `'{name}'` and `{name!r}` word one message
+    assert handled[0][3] == "jax-v0.0.1" and index.entry(handled[0][0]).path == "jax/_src/axes.py"
+    assert index.entry(handled[0][0]).template.skeleton.startswith("at vmap out_axes")  # the clause handling the class
     assert got == expected
     assert page.errors == []
 

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from jax_errors.db.models import Occurrence, RaiseSite, Snapshot
+from jax_errors.db.models import HistoryEvent, Occurrence, RaiseSite, Snapshot
 from jax_errors.db.queries import chunks
 from jax_errors.snapshots import in_release_order
 from jax_errors.template import Template, spells_words
@@ -136,20 +136,45 @@ def live_successor(error_id: str, errors: dict[str, ErrorHistory]) -> str | None
 
     A live error is its own successor. Of several successors, the nearest live one, then the smallest id.
     """
-    seen, frontier = {error_id}, [error_id]
-    while frontier:
-        live = sorted(i for i in frontier if i in errors and errors[i].retired_since is None)
+    for ids in _onward(error_id, errors):
+        live = sorted(i for i in ids if i in errors and errors[i].retired_since is None)
         if live:
             return live[0]
+    return None
+
+
+def lineage_end(error_id: str, errors: dict[str, ErrorHistory]) -> str | None:
+    """The id a removed error went on as before its lineage was removed (reworded or moved, then gone), when
+    another than itself: of several, the nearest, then the smallest id. Call it when `live_successor` gives None.
+
+    Its last wording may read like an error raised today that no link reaches: a check dropped for a
+    like one elsewhere in its file (`Array slice indices must have static start/stop/step ...`,
+    reworded once, then moved from `lax_numpy.py` to `indexing.py`, then dropped there for a like
+    check in the same file).
+    """
+    for ids in _onward(error_id, errors):
+        ends = sorted(i for i in ids if i != error_id and not _successors(errors.get(i)))
+        if ends:
+            return ends[0]
+    return None
+
+
+def _onward(error_id: str, errors: dict[str, ErrorHistory]) -> Iterator[list[str]]:
+    """The ids an error went on as, following rewordings and moves forward: itself, then each step's ids."""
+    seen, frontier = {error_id}, [error_id]
+    while frontier:
+        yield frontier
         following = []
         for current in frontier:
-            history = errors.get(current)
-            for later in sorted(set(history.reworded_to) | set(history.moved_to)) if history else ():
+            for later in _successors(errors.get(current)):
                 if later not in seen:
                     seen.add(later)
                     following.append(later)
         frontier = following
-    return None
+
+
+def _successors(history: ErrorHistory | None) -> list[str]:
+    return sorted(set(history.reworded_to) | set(history.moved_to)) if history else []
 
 
 def ordered_snapshots(session: Session) -> list[Snapshot]:
@@ -373,4 +398,55 @@ def catalogue_history(session: Session) -> CatalogueHistory:
         after = position[history.last.id] + 1
         if after < len(snapshots):
             history.retired_since = snapshots[after]
+    link_along_the_line(histories, line_links(session))
     return CatalogueHistory(snapshots, diffs, histories)
+
+
+def line_links(session: Session) -> dict[str, list[tuple[str, str]]]:
+    """What the catalogue's first-parent history line (`crawl --history`) links each id to, commit by commit:
+    {earlier id: [(kind, later id)]}, kind `reworded` or `moved`, in commit order. Empty without a line."""
+    links: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for kind, previous, current in session.execute(
+        select(HistoryEvent.kind, HistoryEvent.previous_id, HistoryEvent.error_id)
+        .where(HistoryEvent.previous_id.is_not(None), HistoryEvent.previous_id != HistoryEvent.error_id)
+        .order_by(HistoryEvent.position, HistoryEvent.id)
+    ):
+        links[previous].append((kind, current))
+    return links
+
+
+def link_along_the_line(errors: dict[str, ErrorHistory], links: dict[str, list[tuple[str, str]]]) -> None:
+    """Retired errors that no snapshot diff links onward, linked to the snapshot errors the history line leads them to.
+
+    Between two releases a check may be moved to another file and reworded, which no snapshot diff
+    links; commit by commit each step is small enough to link (`host_callbacks are not yet
+    implemented for the jax2tf native lowering`, in `jax2tf/jax_export.py` until 0.4.8, is
+    `serialization of host_callbacks is not yet implemented` in `_src/export/_export.py`). Ids that
+    only commits between snapshots had are followed through: the nearest snapshot errors reached are
+    linked, as reworded if any step was a rewording, else as moved.
+    """
+    for history in errors.values():
+        if history.retired_since is None or history.reworded_to or history.moved_to:
+            continue
+        reached: dict[str, bool] = {}  # snapshot error -> reworded on the way
+        seen, frontier = {history.error_id}, [(history.error_id, False)]
+        while frontier and not reached:
+            following = []
+            for current, reworded in frontier:
+                for kind, later in links.get(current, ()):
+                    if later in seen:
+                        continue
+                    seen.add(later)
+                    step = reworded or kind == "reworded"
+                    if later in errors:
+                        reached[later] = reached.get(later, False) or step
+                    else:
+                        following.append((later, step))
+            frontier = following
+        for later, reworded in sorted(reached.items()):
+            if reworded:
+                history.reworded_to.append(later)
+                errors[later].reworded_from.append(history.error_id)
+            else:
+                history.moved_to.append(later)
+                errors[later].moved_from.append(history.error_id)

@@ -56,7 +56,8 @@ def catalogue_index(catalogue: Catalogue) -> LookupIndex:
     for card in catalogue.sorted_cards():
         snapshot = card.history.last or catalogue.newest  # where its newest raise site stands
         entries.append(make_entry(card.id, card.site, card.template, card.location.path, snapshot.label,
-                                  catalogue.observed.get(card.id, ()), live_id=card.live_id))
+                                  catalogue.observed.get(card.id, ()), live_id=card.live_id,
+                                  ends_as=card.history.ended_as))
     return LookupIndex(entries, frozenset(catalogue.observed))
 
 
@@ -78,6 +79,7 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "xla_fuzzy_floor": lookup.XLA_FUZZY_FLOOR, "fuzzy_candidates": lookup.FUZZY_CANDIDATES,
             "fuzzy_shortlist": lookup.FUZZY_SHORTLIST, "path_bonus": lookup.PATH_BONUS,
             "raised_bonus": lookup.RAISED_BONUS, "class_penalty": lookup.CLASS_PENALTY,
+            "sentences_min_words": lookup.SENTENCES_MIN_WORDS, "sentence_ends": lookup.SENTENCE_ENDS,
             "match_floor": lookup.MATCH_FLOOR, "confidence": lookup.CONFIDENCE, "limit": 5,
         },
         "messages": {"xla": origin.NO_SITE[:1].upper() + origin.NO_SITE[1:] + ".",

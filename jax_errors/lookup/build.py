@@ -6,7 +6,7 @@ from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from jax_errors.db.engine import consistent_reads
-from jax_errors.db.history import catalogue_history, live_successor
+from jax_errors.db.history import catalogue_history, lineage_end, live_successor
 from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.db.queries import chunks, observed_messages, worded_messages
 from jax_errors.lookup.index import LookupIndex, make_entry
@@ -16,7 +16,8 @@ from jax_errors.template import Template, Wording, as_raised
 def index_from_session(session: Session) -> LookupIndex:
     """The index of the catalogue a session reads: each error id at its newest occurrence.
 
-    A retired id leads to the live id of its lineage (`history.live_successor`).
+    A retired id leads to the live id of its lineage (`history.live_successor`); one whose lineage was removed
+    carries the id it ended as (`history.lineage_end`).
     """
     history = catalogue_history(session)
     snapshots = history.snapshots
@@ -37,8 +38,10 @@ def index_from_session(session: Session) -> LookupIndex:
         site, snapshot = sites[site_id], snapshots[position]
         template = as_raised(Template.from_json(site.template_parts), site.exc_class,
                              wording.get(snapshot.id, Wording()))
+        live_id = live_successor(error_id, history.errors)
         entries.append(make_entry(error_id, site, template, path, snapshot.label, observed.get(error_id, ()),
-                                  live_id=live_successor(error_id, history.errors)))
+                                  live_id=live_id,
+                                  ends_as=lineage_end(error_id, history.errors) if live_id is None else None))
     return LookupIndex(entries, frozenset(observed))
 
 

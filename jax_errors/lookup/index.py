@@ -67,12 +67,18 @@ RAISED_BONUS = 0.02
 CLASS_PENALTY = 0.1
 # Fuzzy candidates scored per card asked for: a template match may take one of their places.
 FUZZY_CANDIDATES = 4
+# A message of at least this many words that a fuzzy key begins with, cut at the end of a sentence, is that key's
+# message quoted in part, its later sentences left out: it fits the key fully.
+SENTENCES_MIN_WORDS = 4
+SENTENCE_ENDS = ".!?"
 # A skeleton of fewer words is not matched fuzzily: any message holding them (`tpu`) would score 100.
 FUZZY_MIN_WORDS = 3
 # Fuzzy keys scored per message: those sharing the most uncommon words with it, ties to the first.
 FUZZY_SHORTLIST = 64
-# A word in more than this share of the fuzzy keys (`the`, `must`) does not shortlist a key.
+# A word in more than this share of the fuzzy keys (`the`, `must`) does not shortlist a key, unless it is in
+# COMMON_WORD_MIN keys or fewer: in a catalogue of a few dozen errors, every word is in 2% of them.
 COMMON_WORD_SHARE = 0.02
+COMMON_WORD_MIN = 10
 # A removed error leads to a live one of its file and class whose skeleton is this alike (difflib's ratio),
 # or to one of its file raising another class (a check given its own exception class) this alike.
 RESEMBLANCE = 0.6
@@ -85,6 +91,7 @@ MATCH_FLOOR = 0.6
 LEAD_CHARS = 80
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
+DOTTED_NAME = re.compile(r"[A-Za-z_][\w.]*")
 VALUES = re.compile(r"\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\([^()]*\)|\[[^\[\]]*\]")
 
 
@@ -99,8 +106,14 @@ class Entry:
     lineno: int
     snapshot: str
     examples: tuple[str, ...] = ()  # fuzzy keys of messages it was seen raising, at most EXAMPLES_PER_ERROR
-    live_id: str | None = None  # the live error this wording leads to: itself while raised; None once removed
+    # The live error this wording leads to: itself while raised (or the raise handling its class, `through_handlers`);
+    # None once removed.
+    live_id: str | None = None
     until: str | None = None  # a wording no longer raised: the newest snapshot that raised it
+    # A removed wording whose lineage went on before it was removed: the id it ended as (`history.lineage_end`).
+    # Only the index's making reads it (`with_resembling_successors`); a stored row leaves it out.
+    ends_as: str | None = None
+    handles: tuple[str, ...] = ()  # of a raise in an `except` clause, the classes it handles, by name (not stored)
 
     @property
     def card_id(self) -> str:
@@ -112,9 +125,12 @@ class Entry:
         """Sites with one key raise messages no reader can tell apart: one lookup result names them all.
 
         The key is the template with its placeholders emptied (`Template.skeleton`): `Differentiation
-        rule for '{primitive}' not implemented` and `... for '{_prim}' ...` word one message.
+        rule for '{primitive}' not implemented` and `... for '{_prim}' ...` word one message. A
+        placeholder written `{name!r}` counts as one in quotes, the repr of the name it most often is:
+        `module {module!r} has no attribute {name!r}` (deprecations.py) and `module '{package_name}'
+        has no attribute '{name}'` (lazy_loader.py) both word `module 'jax' has no attribute 'partial'`.
         """
-        return self.template.skeleton, self.exc_class.rpartition(".")[2]
+        return self.template.quoted_skeleton, self.exc_class.rpartition(".")[2]
 
     def row(self) -> tuple:
         """The entry as plain values (what a stored index keeps): `Entry.from_row` makes it again."""
@@ -282,7 +298,7 @@ class LookupIndex:
     """Every error id of the catalogue with its newest template, ready to match messages."""
 
     def __init__(self, entries: list[Entry], raised: frozenset[str] = frozenset()) -> None:
-        entries = with_resembling_successors(entries)
+        entries = through_handlers(with_resembling_successors(entries))
         siblings: dict[tuple[str, str], list[int]] = {}
         for index, entry in enumerate(entries):
             if entry.card_id == entry.error_id:
@@ -466,8 +482,20 @@ def fuzzy_ratio(key: str, other: str) -> float:
     The token-set ratio alone is 100 whenever one holds every word of the other, so a short
     skeleton (`encountered an unexpected tracer.`) would tie with the message's own; the token-sort
     ratio weighs in the words one has and the other lacks.
+
+    A message that is the key's first sentences (`Pure callbacks do not support transpose.`, of a
+    skeleton that goes on `Please use ...`) fits it fully: 100.
     """
+    if first_sentences(key, other):
+        return 100.0
     return (fuzz.token_set_ratio(key, other) + fuzz.token_sort_ratio(key, other)) / 2
+
+
+def first_sentences(key: str, other: str) -> bool:
+    """Whether `key` is `other` cut after a sentence: SENTENCES_MIN_WORDS words or more, ending in one of
+    SENTENCE_ENDS, and followed in `other` by a space."""
+    return (key[-1:] in SENTENCE_ENDS and other.startswith(key + " ")
+            and len(key.split(" ")) >= SENTENCES_MIN_WORDS)
 
 
 class _LazyEntries(Sequence[Entry]):
@@ -514,12 +542,15 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
     2-dimensional array indexed with 3 regular indices` once, `Too many indices: array is
     2-dimensional, but 3 were indexed` now) has no such successor. Its wording still leads a user
     to the error raised today.
+
+    A wording whose lineage went on before it was removed leads where its last wording
+    (`Entry.ends_as`) leads: that one reads like today's error, the first may not.
     """
     live: dict[str, list[Entry]] = {}
     for entry in entries:
         if entry.live_id == entry.error_id:
             live.setdefault(entry.path, []).append(entry)
-    resolved = []
+    resolved: dict[str, Entry] = {}
     for entry in entries:
         if entry.live_id is None and entry.until is not None:
             alike = [(ratio, other) for other in live.get(entry.path, ())
@@ -528,8 +559,44 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
             best = max(alike, key=lambda pair: (pair[0], pair[1].error_id), default=None)
             if best is not None:
                 entry = dataclasses.replace(entry, live_id=best[1].error_id)
-        resolved.append(entry)
-    return resolved
+        resolved[entry.error_id] = entry
+    for error_id, entry in resolved.items():
+        end = resolved.get(entry.ends_as) if entry.live_id is None and entry.ends_as else None
+        if end is not None and end.live_id is not None:
+            resolved[error_id] = dataclasses.replace(entry, live_id=end.live_id)
+    return list(resolved.values())
+
+
+def through_handlers(entries: list[Entry]) -> list[Entry]:
+    """A live error of no words whose class one `except` clause of the catalogue handles, raising another, leads
+    to that raise, and so do the wordings leading to it.
+
+    Such a class carries data from where a check fails to where its message is made: `matchaxis`
+    raises `SpecMatchError(leaf, src, dst)`, and `vmap_f` catches it to raise `at vmap out_axes[0],
+    got axis spec None but output was batched on axis 0`. That is what users read; the bare class is
+    a card of no message (and `vmap has mapped output but out_axes is None`, the check's old wording,
+    leads to it).
+    """
+    handlers: dict[str, list[Entry]] = {}
+    for entry in entries:
+        if entry.live_id == entry.error_id:
+            for name in entry.handles:
+                if name != entry.exc_class.rpartition(".")[2]:  # one raising what it caught only adds to its data
+                    handlers.setdefault(name, []).append(entry)
+    handled = {}
+    for entry in entries:
+        if entry.live_id == entry.error_id and not entry.template.has_words:
+            found = handlers.get(entry.exc_class.rpartition(".")[2], [])
+            if len(found) == 1 and found[0] is not entry:
+                handled[entry.error_id] = found[0].error_id
+    return [dataclasses.replace(e, live_id=handled[e.live_id]) if e.live_id in handled else e for e in entries]
+
+
+def handled_classes(site: RaiseSite) -> tuple[str, ...]:
+    """The classes a raise in an `except` clause handles, by name: `batching.SpecMatchError` is `SpecMatchError`."""
+    if site.guard_kind != "except" or not site.guard:
+        return ()
+    return tuple(sorted({name.rpartition(".")[2] for name in DOTTED_NAME.findall(site.guard)}))
 
 
 def anchor_keys(entries: list[Entry]) -> list[str | None]:
@@ -558,16 +625,17 @@ def fuzzy_keys(entries: list[Entry]) -> tuple[list[str], list[list[int]]]:
 
 
 def common_words(keys: list[str]) -> frozenset[str]:
-    """Words in more than COMMON_WORD_SHARE of the keys: too common to shortlist a key by."""
+    """Words in more than COMMON_WORD_SHARE of the keys, and more than COMMON_WORD_MIN: too common to shortlist
+    a key by."""
     frequency: dict[str, int] = {}
     for key in keys:
         for word in set(key.split()):
             frequency[word] = frequency.get(word, 0) + 1
-    return frozenset(w for w, n in frequency.items() if n > COMMON_WORD_SHARE * len(keys))
+    return frozenset(w for w, n in frequency.items() if n > max(COMMON_WORD_SHARE * len(keys), COMMON_WORD_MIN))
 
 
 def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, snapshot_label: str,
-               observed: Iterable[str], *, live_id: str | None) -> Entry:
+               observed: Iterable[str], *, live_id: str | None, ends_as: str | None = None) -> Entry:
     """An error as lookup sees it: its newest raise site, its message as raised, where and in which snapshot.
 
     Parameters:
@@ -575,9 +643,11 @@ def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, sn
         observed: the messages the error was seen raising.
         live_id: the live error it leads to (itself while raised, None once removed). Any other
             than itself makes `snapshot_label` the newest snapshot that raised it (`Entry.until`).
+        ends_as: of a removed error, the id its lineage ended as (`history.lineage_end`).
     """
     return Entry(error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
-                 _examples(observed, template), live_id, None if live_id == error_id else snapshot_label)
+                 _examples(observed, template), live_id, None if live_id == error_id else snapshot_label, ends_as,
+                 handled_classes(site))
 
 
 def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:

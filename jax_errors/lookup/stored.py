@@ -20,8 +20,9 @@ from jax_errors.db.location import is_url
 from jax_errors.lookup.index import LookupIndex
 
 # Bump when what is pickled changes shape, or how an index is derived (3: templates matching any text, lineage
-# through renamed files; 4: the lead of each card, a class worded by its name; 5: snapshots in release order).
-FORMAT = 5
+# through renamed files; 4: the lead of each card, a class worded by its name; 5: snapshots in release order;
+# 6: a `{name!r}` placeholder grouped as one in quotes, a removed lineage led on from its last wording).
+FORMAT = 6
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 

@@ -17,7 +17,14 @@ from jax_errors.crawler.imports import module_name
 from jax_errors.db import queries
 from jax_errors.db.commit_history import CommitHistory, commit_histories, read_line
 from jax_errors.db.engine import consistent_reads
-from jax_errors.db.history import CatalogueHistory, ErrorHistory, catalogue_history, lineage, live_successor
+from jax_errors.db.history import (
+    CatalogueHistory,
+    ErrorHistory,
+    catalogue_history,
+    lineage,
+    lineage_end,
+    live_successor,
+)
 from jax_errors.db.models import ProbedCall, RaiseSite, Reproduction, Snapshot
 from jax_errors.forked import Forked
 from jax_errors.reproduce.cases import Case
@@ -186,6 +193,7 @@ class CardHistory:
     moved_from: tuple[ErrorLink, ...] = ()  # the same words raised before from another function or file
     moved_to: tuple[ErrorLink, ...] = ()  # where the same words are raised later
     lives_on: ErrorLink | None = None  # of a retired error, the raised one its rewordings and moves lead to
+    ended_as: str | None = None  # of a removed error that went on before it was removed, the id it ended as
     commits: CommitHistory | None = None  # commit by commit, where the first-parent history was crawled
 
     @property
@@ -368,7 +376,8 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
             id=error_id, site=sites[newest.site_id], location=spans[error_id][0][0],
             locations=tuple(loc for loc, _ in spans[error_id]),
             history=_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1,
-                                  lives_on=_lives_on(error_id, history.errors)),
+                                  lives_on=_lives_on(error_id, history.errors),
+                                  ended_as=_ended_as(error_id, history.errors)),
             knowledge=entry,
             case=_case_for(error_id, entry, cases_by_name, cases_by_error, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
@@ -451,8 +460,13 @@ def _lives_on(error_id: str, errors: dict[str, ErrorHistory]) -> ErrorLink | Non
     return ErrorLink(live, "") if live is not None and live != error_id else None
 
 
+def _ended_as(error_id: str, errors: dict[str, ErrorHistory]) -> str | None:
+    retired = errors[error_id].retired_since is not None
+    return lineage_end(error_id, errors) if retired and live_successor(error_id, errors) is None else None
+
+
 def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], *, newest_rank: int,
-                  lives_on: ErrorLink | None) -> CardHistory:
+                  lives_on: ErrorLink | None, ended_as: str | None) -> CardHistory:
     last = snapshots[history.last.id]
     releases = {r for s in history.snapshots if (r := snapshots[s.id].release)}
     return CardHistory(
@@ -465,6 +479,7 @@ def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], 
         moved_from=tuple(ErrorLink(i, "") for i in sorted(set(history.moved_from))),
         moved_to=tuple(ErrorLink(i, "") for i in sorted(set(history.moved_to))),
         lives_on=lives_on,
+        ended_as=ended_as,
     )
 
 

@@ -167,9 +167,16 @@
     return lensum ? (1 - indelDistance(a, b) / lensum) * 100 : 100;
   }
 
-  // lookup.py's fuzzy_ratio.
-  function fuzzyRatio(s1, s2) {
+  // lookup.py's fuzzy_ratio, with the scoring of api/lookup.json.
+  function fuzzyRatio(s1, s2, scoring) {
+    if (firstSentences(s1, s2, scoring)) return 100;
     return (tokenSetRatio(s1, s2) + tokenSortRatio(s1, s2)) / 2;
+  }
+
+  // lookup.py's first_sentences.
+  function firstSentences(key, other, scoring) {
+    return scoring.sentence_ends.indexOf(key.slice(-1)) >= 0 && other.startsWith(key + " ") &&
+      key.split(" ").length >= scoring.sentences_min_words;
   }
 
   // lookup.py over a loaded api/lookup.json ------------------------------------------------------
@@ -306,7 +313,7 @@
       }).slice(0, scoring.fuzzy_shortlist);
       var best = new Map();
       shortlist.forEach(function (i) {
-        var ratio = fuzzyRatio(key, fuzzyKeys[i]);
+        var ratio = fuzzyRatio(key, fuzzyKeys[i], scoring);
         owners[i].forEach(function (owner) { best.set(owner, Math.max(ratio, best.get(owner) || 0)); });
       });
       return Array.from(best.entries()).sort(function (a, b) { return b[1] - a[1] || a[0] - b[0]; }).slice(0, count);
@@ -459,7 +466,7 @@
       meta.className = "lookup-meta";
       var notes = [m.entry.class + " · " + m.entry.path + ":" + m.entry.line];
       if (m.sites.length) notes.push("one of " + m.sites.length + " sites raising this message");
-      if (m.matched) notes.push("worded so up to " + m.matched.until);
+      if (m.matched && m.matched.until) notes.push("worded so up to " + m.matched.until);
       if (m.entry.live_id === null && m.entry.until) notes.push("no longer raised after " + m.entry.until);
       meta.textContent = notes.join(" · ");
       item.append(score, " ", link, " ", meta);
