@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import jax
@@ -177,6 +178,15 @@ def test_a_class_is_not_called_under_jit():
     made = []
     make_calls("m.Thing", Thing, lambda call: made.append(call) or True)
     assert made and not any(c.jit for c in made)
+
+
+def test_a_limited_probe_says_its_count_is_of_the_rows_it_wrote():
+    from jax_errors.reproduce.probe import ProbeReport
+
+    full = ProbeReport("0.12.0.1", functions=2, calls=10, places=3, stored=[ProbedCall()] * 2)
+    assert "; 2 errors with a probed call (not kept: none);" in full.summary()
+    limited = replace(full, limited=True)
+    assert "; 2 errors given a new or shorter probed call (not kept: none);" in limited.summary()
 
 
 # Probing the installed jax ----------------------------------------------------------------------

@@ -81,7 +81,8 @@ class ProbeReport:
     functions: int = 0
     calls: int = 0
     places: int = 0  # places inside jax where a call raised, raise sites or not
-    stored: list[ProbedCall] = field(default_factory=list)  # one per error id
+    stored: list[ProbedCall] = field(default_factory=list)  # one per error id: all of them, or (limited) those written
+    limited: bool = False  # probed only some functions (`only`): rows of other calls stood
     rejected: Counter = field(default_factory=Counter)  # hits not kept, by reason
     failures: list[str] = field(default_factory=list)
     skipped_calls: int = 0  # calls left out because they killed a worker
@@ -92,8 +93,9 @@ class ProbeReport:
         failed = f"; {len(self.failures)} functions stopped (crashed or timed out)" if self.failures else ""
         if self.skipped_calls:
             failed += f"; {self.skipped_calls} calls that killed a worker left out"
+        stored = "given a new or shorter probed call" if self.limited else "with a probed call"
         return (f"jax {self.jax_version}: {self.functions} functions probed with {self.calls:,} calls; "
-                f"they raised at {self.places} places inside jax; {len(self.stored)} errors with a probed call "
+                f"they raised at {self.places} places inside jax; {len(self.stored)} errors {stored} "
                 f"(not kept: {rejected}){failed}; {self.seconds:.1f} s")
 
 
@@ -147,6 +149,7 @@ def probe_jax(engine: Engine, *, only: Sequence[str] = (), modules: Sequence[str
     hits = [hit | {"function": outcome.function} for outcome in probed for hit in outcome.hits]
     report.places = len({(hit["path"], hit["line"]) for hit in hits})
     failed = {o.function for o in probed if o.failure}
+    report.limited = bool(only)
     report.stored = store_probes(engine, snapshot_id, version, hits, replace=not only, rejected=report.rejected,
                                  keeping=failed)
     report.seconds = time.perf_counter() - started
