@@ -335,3 +335,28 @@ def test_one_check_repeated_in_several_branches_and_rewritten_is_linked_at_each(
     assert linked(raises("old", old_words, 4), raises("new", new_words, 3)) == (set(), set())
     two_checks = raises("old", old_words, 2) + raises("other", "A second check of the same function: {}", 2)
     assert linked(two_checks, raises("new", new_words, 4)) == (set(), set())
+
+
+def test_the_line_links_a_retired_error_forward_in_time_only():
+    """Each step in a later commit, to an error first raised after the retired one's last snapshot: a revert (B
+    back to A, which a later release raises again) or a step back in commits links nothing."""
+    from types import SimpleNamespace
+
+    from jax_errors.db.history import ErrorHistory, link_along_the_line
+
+    s1, s2, s3 = (SimpleNamespace(id=i) for i in (1, 2, 3))
+
+    def histories(a_last, b_first):
+        """a raised from s1 to `a_last`, then retired; b raised from `b_first` to s3."""
+        a = ErrorHistory("a", snapshots=[s1] if a_last is s1 else [s1, s2], retired_since=s2 if a_last is s1 else s3)
+        return {"a": a, "b": ErrorHistory("b", snapshots=[b_first, s3])}
+
+    def linked(errors, links):
+        link_along_the_line(errors, links, lambda snapshot: snapshot.id)
+        return errors["a"].reworded_to + errors["a"].moved_to
+
+    assert linked(histories(s1, s2), {"a": [(10, "reworded", "x")], "x": [(12, "moved", "b")]}) == ["b"]
+    assert linked(histories(s1, s2), {"a": [(10, "reworded", "x")], "x": [(8, "moved", "b")]}) == []  # back in time
+    assert linked(histories(s2, s1), {"a": [(10, "reworded", "b")]}) == []  # b was raised before a's last
+    errors = histories(s1, s2)
+    assert linked(errors, {"a": [(10, "moved", "b")]}) == ["b"] and errors["b"].moved_from == ["a"]

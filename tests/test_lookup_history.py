@@ -389,3 +389,9 @@ def test_a_lineage_removed_for_a_like_check_leads_there_from_its_first_wording(g
     assert best.matched.path == "jax/_src/numpy/lax_numpy.py" and best.worded_until == "jax-v0.0.1"
     [ended] = [e for e in open_index(engine).entries if e.until and e.path == "jax/_src/numpy/lax_numpy.py"]
     assert ended.live_id == best.entry.error_id
+    # The site's index, made from its cards, leads the same way (its search page runs on it).
+    from jax_errors.lookup.browser import catalogue_index
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    from_cards = {e.error_id: e.live_id for e in catalogue_index(load_catalogue(engine)).entries}
+    assert from_cards == {e.error_id: e.live_id for e in open_index(engine).entries}

@@ -398,50 +398,54 @@ def catalogue_history(session: Session) -> CatalogueHistory:
         after = position[history.last.id] + 1
         if after < len(snapshots):
             history.retired_since = snapshots[after]
-    link_along_the_line(histories, line_links(session))
+    link_along_the_line(histories, line_links(session), lambda snapshot: position[snapshot.id])
     return CatalogueHistory(snapshots, diffs, histories)
 
 
-def line_links(session: Session) -> dict[str, list[tuple[str, str]]]:
+def line_links(session: Session) -> dict[str, list[tuple[int, str, str]]]:
     """What the catalogue's first-parent history line (`crawl --history`) links each id to, commit by commit:
-    {earlier id: [(kind, later id)]}, kind `reworded` or `moved`, in commit order. Empty without a line."""
-    links: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for kind, previous, current in session.execute(
-        select(HistoryEvent.kind, HistoryEvent.previous_id, HistoryEvent.error_id)
+    {earlier id: [(position, kind, later id)]}, kind `reworded` or `moved`, in commit order. Empty without a line."""
+    links: dict[str, list[tuple[int, str, str]]] = defaultdict(list)
+    for position, kind, previous, current in session.execute(
+        select(HistoryEvent.position, HistoryEvent.kind, HistoryEvent.previous_id, HistoryEvent.error_id)
         .where(HistoryEvent.previous_id.is_not(None), HistoryEvent.previous_id != HistoryEvent.error_id)
         .order_by(HistoryEvent.position, HistoryEvent.id)
     ):
-        links[previous].append((kind, current))
+        links[previous].append((position, kind, current))
     return links
 
 
-def link_along_the_line(errors: dict[str, ErrorHistory], links: dict[str, list[tuple[str, str]]]) -> None:
+def link_along_the_line(errors: dict[str, ErrorHistory], links: dict[str, list[tuple[int, str, str]]],
+                        rank: Callable[[Snapshot], int]) -> None:
     """Retired errors that no snapshot diff links onward, linked to the snapshot errors the history line leads them to.
 
     Between two releases a check may be moved to another file and reworded, which no snapshot diff
     links; commit by commit each step is small enough to link (`host_callbacks are not yet
     implemented for the jax2tf native lowering`, in `jax2tf/jax_export.py` until 0.4.8, is
     `serialization of host_callbacks is not yet implemented` in `_src/export/_export.py`). Ids that
-    only commits between snapshots had are followed through: the nearest snapshot errors reached are
-    linked, as reworded if any step was a rewording, else as moved.
+    only commits between snapshots had are followed through, each step in a later commit than the
+    one before; the nearest snapshot errors reached that first appear after the retired error's last
+    snapshot (`rank` orders snapshots) are linked, as reworded if a step on the way was a rewording,
+    else as moved. A reverted change leads nowhere: its error was raised again after it.
     """
     for history in errors.values():
         if history.retired_since is None or history.reworded_to or history.moved_to:
             continue
+        last = rank(history.last)
         reached: dict[str, bool] = {}  # snapshot error -> reworded on the way
-        seen, frontier = {history.error_id}, [(history.error_id, False)]
+        seen, frontier = {history.error_id}, [(history.error_id, False, -1)]
         while frontier and not reached:
             following = []
-            for current, reworded in frontier:
-                for kind, later in links.get(current, ()):
-                    if later in seen:
+            for current, reworded, after in frontier:
+                for position, kind, later in links.get(current, ()):
+                    if position <= after or later in seen:
                         continue
                     seen.add(later)
                     step = reworded or kind == "reworded"
-                    if later in errors:
-                        reached[later] = reached.get(later, False) or step
-                    else:
-                        following.append((later, step))
+                    if later not in errors:
+                        following.append((later, step, position))
+                    elif rank(errors[later].first) > last:
+                        reached[later] = step
             frontier = following
         for later, reworded in sorted(reached.items()):
             if reworded:

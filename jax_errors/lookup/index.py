@@ -129,6 +129,8 @@ class Entry:
         placeholder written `{name!r}` counts as one in quotes, the repr of the name it most often is:
         `module {module!r} has no attribute {name!r}` (deprecations.py) and `module '{package_name}'
         has no attribute '{name}'` (lazy_loader.py) both word `module 'jax' has no attribute 'partial'`.
+        The repr of another value has no quotes, and only the `!r` site words it; the result still
+        names both.
         """
         return self.template.quoted_skeleton, self.exc_class.rpartition(".")[2]
 
@@ -477,7 +479,8 @@ def shared_start(lead: str, text: str) -> int:
 
 
 def fuzzy_ratio(key: str, other: str) -> float:
-    """How alike two fuzzy keys are, 0-100: the mean of rapidfuzz's token-set and token-sort ratios.
+    """How alike a message's fuzzy key is to a catalogued one, 0-100: the mean of rapidfuzz's token-set and
+    token-sort ratios.
 
     The token-set ratio alone is 100 whenever one holds every word of the other, so a short
     skeleton (`encountered an unexpected tracer.`) would tie with the message's own; the token-sort
@@ -492,8 +495,9 @@ def fuzzy_ratio(key: str, other: str) -> float:
 
 
 def first_sentences(key: str, other: str) -> bool:
-    """Whether `key` is `other` cut after a sentence: SENTENCES_MIN_WORDS words or more, ending in one of
-    SENTENCE_ENDS, and followed in `other` by a space."""
+    """Whether `key` is `other` cut after a sentence: SENTENCES_MIN_WORDS words or more (any run between spaces,
+    a lone `.` left where a value was dropped too), ending in one of SENTENCE_ENDS, and followed in `other` by a
+    space."""
     return (key[-1:] in SENTENCE_ENDS and other.startswith(key + " ")
             and len(key.split(" ")) >= SENTENCES_MIN_WORDS)
 
@@ -576,10 +580,15 @@ def through_handlers(entries: list[Entry]) -> list[Entry]:
     got axis spec None but output was batched on axis 0`. That is what users read; the bare class is
     a card of no message (and `vmap has mapped output but out_axes is None`, the check's old wording,
     leads to it).
+
+    A handler is a raise that stands right in the clause, with words of its own (so no redirect leads
+    to another); one under an `if` in the clause is not counted, and when the clause first calls a
+    check that may raise something else (`_BarrierAborted` in Pallas's interpreter), its own message
+    is the fallback.
     """
     handlers: dict[str, list[Entry]] = {}
     for entry in entries:
-        if entry.live_id == entry.error_id:
+        if entry.live_id == entry.error_id and entry.template.has_words:
             for name in entry.handles:
                 if name != entry.exc_class.rpartition(".")[2]:  # one raising what it caught only adds to its data
                     handlers.setdefault(name, []).append(entry)

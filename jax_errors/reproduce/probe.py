@@ -81,7 +81,7 @@ class ProbeReport:
     functions: int = 0
     calls: int = 0
     places: int = 0  # places inside jax where a call raised, raise sites or not
-    stored: list[ProbedCall] = field(default_factory=list)  # one per error id: all of them, or (limited) those written
+    stored: list[ProbedCall] = field(default_factory=list)  # the rows written, one per error id
     limited: bool = False  # probed only some functions (`only`): rows of other calls stood
     rejected: Counter = field(default_factory=Counter)  # hits not kept, by reason
     failures: list[str] = field(default_factory=list)

@@ -173,10 +173,10 @@
     return (tokenSetRatio(s1, s2) + tokenSortRatio(s1, s2)) / 2;
   }
 
-  // lookup.py's first_sentences.
+  // lookup.py's first_sentences (none with an api/lookup.json from before the rule, still in a browser's cache).
   function firstSentences(key, other, scoring) {
-    return scoring.sentence_ends.indexOf(key.slice(-1)) >= 0 && other.startsWith(key + " ") &&
-      key.split(" ").length >= scoring.sentences_min_words;
+    return scoring.sentence_ends !== undefined && scoring.sentence_ends.indexOf(key.slice(-1)) >= 0 &&
+      other.startsWith(key + " ") && key.split(" ").length >= scoring.sentences_min_words;
   }
 
   // lookup.py over a loaded api/lookup.json ------------------------------------------------------
