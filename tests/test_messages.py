@@ -260,6 +260,70 @@ def test_helpers_and_factories_of_other_modules_word_the_message_where_it_is_sho
     assert as_raised(f.template, f.exc_class, twice) is f.template
 
 
+def test_makers_of_exceptions_a_function_yields_word_the_raise_of_one_of_them():
+    """`tree_util._prefix_error` yields `lambda name: ValueError(...)`; `prefix_errors` returns them in a list; callers
+    raise the first: `e, *_ = prefix_errors(specs, args); raise e('shard_map in_specs')`. The raise shows one of the
+    makers' messages, not its argument."""
+    from jax_errors.template import Wording, as_raised
+
+    sites = extract_raise_sites(textwrap.dedent('''
+        def _prefix_error(path, prefix, full):
+            if type(prefix) != type(full):
+                yield lambda name: ValueError(f"pytree structure error: different types at key path {name}{path}")
+                return
+            if len(prefix) != len(full):
+                yield lambda name: ValueError(
+                    f"pytree structure error: different lengths of {type(prefix).__name__} at key path\\n"
+                    f"    {name}{path}")
+                return
+            yield from _prefix_error(path, prefix[0], full[0])
+
+        def prefix_errors(prefix, full):
+            return list(_prefix_error((), prefix, full))
+
+        def shape(x):
+            return list(x.shape)
+    '''), "jax/_src/tree_util.py")
+    worded = {s.exc_class: s for s in sites if s.kind == "function_message"}
+    assert set(worded) == {"jax._src.tree_util._prefix_error", "jax._src.tree_util.prefix_errors"}
+    assert worded["jax._src.tree_util.prefix_errors"].exc_expr == "ValueError"
+    wording = Wording({path: s.template for path, s in worded.items()})
+    users = {s.qualname: s for s in extract_raise_sites(textwrap.dedent('''
+        from jax._src.tree_util import prefix_errors
+        from jax._src import tree_util
+
+        def unpacked(specs, args):
+            e, *_ = prefix_errors(specs, args)
+            raise e("shard_map in_specs") from None
+
+        def looped(specs, args):
+            for e in tree_util.prefix_errors(specs, args):
+                raise e("pmap in_axes")
+
+        def indexed(specs, args):
+            e = prefix_errors(specs, args)[0]
+            raise e("jit in_shardings")
+
+        def taken_next(tree, other):
+            try:
+                return flatten_up_to(tree, other)
+            except Exception as e:
+                err = next(tree_util._prefix_error((), tree, other), None)
+                raise (err('tree_map tree') if err is not None else e) from None
+
+        def rebound(specs, args):
+            e, *_ = prefix_errors(specs, args)
+            e = ValueError
+            raise e("not a maker")
+    '''), "jax/_src/shard_map.py") if s.kind == "raise"}
+    message = "pytree structure error: different lengths of tuple at key path\n    shard_map in_specs"
+    for name in ("unpacked", "looped", "indexed", "taken_next"):
+        shown = as_raised(users[name].template, users[name].exc_class, wording)
+        assert template_regex(shown).fullmatch(message) is not None, name
+        assert "different types at key path" in shown.text and "in_specs" not in users[name].template.text
+    assert users["rebound"].template.text == "not a maker"  # the name was bound again to a class
+
+
 def test_a_class_raised_by_a_path_that_re_exports_it_is_worded_by_its_name():
     """jax 0.2.10-0.4.7 raised `jax.errors.TracerIntegerConversionError`, which `jax._src.errors` defines."""
     from jax_errors.template import Part, Template, Wording, as_raised

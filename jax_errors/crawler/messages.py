@@ -37,6 +37,7 @@ class ModuleFunctions:
         self._returned: dict[int, Template | None] = {}
         self._inlining: list[ast.AST] = []  # helpers being rebuilt, innermost last: breaks cycles
         self._constants: dict[str, Template | None] = {}
+        self._factories: dict[int, tuple[ast.expr, Template] | None] = {}
 
     def body_of(self, node: ast.AST) -> FunctionBody:
         if id(node) not in self._bodies:
@@ -144,6 +145,40 @@ class ModuleFunctions:
             if template.has_words and template.parts not in [v.parts for v in variants]:
                 variants.append(template)
         return variants
+
+    def factories_made_by(self, function: ast.AST) -> tuple[ast.expr, Template] | None:
+        """For a function that yields or returns makers of exceptions (`yield lambda name: ValueError(msg)`), or
+        returns what such a function of the module yields (`return list(_prefix_error(...))`): the class the
+        first one makes, and their messages as alternatives; None for any other function.
+
+        Their callers raise one of them later (`e, *_ = prefix_errors(specs, args); raise e('in_specs')`),
+        so the messages are the ones these raises show; a maker's parameter (`name`) stays a placeholder.
+        """
+        if id(function) in self._factories:
+            return self._factories[id(function)]
+        if function in self._inlining or len(self._inlining) >= MAX_HELPER_DEPTH:
+            return None
+        body = self.body_of(function)
+        made: list[tuple[ast.expr, Template]] = []
+        self._inlining.append(function)
+        try:
+            for stmt in body.statements:
+                value = stmt.value if isinstance(stmt, (ast.Expr, ast.Return)) else None
+                value = value.value if isinstance(value, ast.Yield) else value
+                if isinstance(value, ast.Lambda) and isinstance(value.body, ast.Call) and value.body.args:
+                    resolver = MessageResolver(body, self, before=stmt.lineno, anchor=stmt)
+                    made.append((value.body.func, resolver.template(value.body.args[0])))
+                elif isinstance(stmt, ast.Return) and (inner := _generator_called(value, self.defs)) is not None:
+                    found = self.factories_made_by(inner)
+                    if found is not None:
+                        made.append(found)
+        finally:
+            self._inlining.pop()
+        templates = [t for _, t in made if t.has_words]
+        result = (made[0][0], templates[0] if len(templates) == 1 else alternatives(templates)) if templates else None
+        if not self._inlining:  # as for `returned_by`: one made inside a cycle depends on where it was entered
+            self._factories[id(function)] = result
+        return result
 
     def raised_by(self, name: str) -> tuple[ast.expr, ast.expr | None, MessageResolver] | None:
         """For a factory of the module that returns an exception (`return E(msg)`): see `raised_by_def`."""
@@ -334,6 +369,16 @@ def _expression(value: ast.expr) -> str:
     text = ast.unparse(value)
     simple = isinstance(value, (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant))
     return text if simple else f"({text})"
+
+
+def _generator_called(value: ast.expr | None, defs: dict[str, ast.AST]) -> ast.AST | None:
+    """The module function whose results `value` returns: `g(...)`, `list(g(...))` or `tuple(g(...))`."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in ("list", "tuple") \
+            and len(value.args) == 1:
+        value = value.args[0]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        return defs.get(value.func.id)
+    return None
 
 
 _BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})

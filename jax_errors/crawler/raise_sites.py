@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -15,7 +16,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "11"
+EXTRACTOR_VERSION = "12"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 
@@ -95,6 +96,7 @@ class RaiseSiteVisitor(StatementVisitor):
         self.sites: list[RaiseSite] = []
         self.functions = ModuleFunctions(tree, "\n".join(lines))
         self._bodies: dict[ast.AST, FunctionBody] = {}
+        self._maker_bindings: dict[ast.AST, dict[str, list[tuple[int, int, ast.Call | None]]]] = {}
 
     def new_scope(self, name: str, node: ast.AST) -> _Scope:
         return _Scope(name, node)
@@ -131,11 +133,14 @@ class RaiseSiteVisitor(StatementVisitor):
         if made is not None and (exc_class := self.imports.resolve(made[0])) and _is_exception_name(exc_class):
             _exc, message, inside = made
             template, raised = (inside.template(message) if message is not None else None), exc_class
+        elif template is None and (makers := self.functions.factories_made_by(function)) is not None \
+                and (exc_class := self.imports.resolve(makers[0])) and _is_exception_name(exc_class):
+            template, raised = makers[1], exc_class  # what the exceptions it yields makers of say
         if template is None or not template.has_words:
             return
         returns, _body = self.functions.returns(function.name)
-        self.sites.append(self._site(returns[-1], "function_message", f"{self.imports.module}.{function.name}",
-                                     raised, template, None, None))
+        self.sites.append(self._site(returns[-1] if returns else function, "function_message",
+                                     f"{self.imports.module}.{function.name}", raised, template, None, None))
 
     visit_asyncfunctiondef = visit_functiondef
 
@@ -224,8 +229,14 @@ class RaiseSiteVisitor(StatementVisitor):
                 made = self.functions.top_level.last_assignment(exc.id)
                 if isinstance(made, ast.Call):
                     exc = made  # `_error = ValueError("...")` at module level; `raise _error` in a function
+        if isinstance(exc, ast.IfExp) and isinstance(exc.body, ast.Call) and \
+                self._maker_from(exc.body.func, node.lineno) is not None:
+            exc = exc.body  # `raise (err('tree_map tree') if err is not None else e)`: the maker's, or the caught one
         call = exc if isinstance(exc, ast.Call) else None
         target = call.func if call else exc
+        if call is not None and (maker := self._maker_from(target, node.lineno)) is not None:
+            # `e, *_ = prefix_errors(specs, args); raise e('in_specs')`: the message is one that call's makers make
+            return "raise", None, ast.unparse(target), Template((Part("opaque", ast.unparse(maker)),))
         factory = self._factory(call)
         if factory is not None:
             exc_class, template = factory
@@ -256,6 +267,19 @@ class RaiseSiteVisitor(StatementVisitor):
             return None
         template = variants[0] if len(variants) == 1 else alternatives(variants)
         return template.with_form("passed_in")
+
+    def _maker_from(self, target: ast.expr, before: int) -> ast.Call | None:
+        """The call a raised name was taken from, when the raise calls it: `e, *_ = errors(...)`, `for e in
+        errors(...)`, `e = errors(...)[0]` or `e = next(errors(...), None)`, then `raise e(...)` (the call
+        returns makers of exceptions)."""
+        if not isinstance(target, ast.Name):
+            return None
+        function = self._function()
+        if function not in self._maker_bindings:
+            self._maker_bindings[function] = _name_bindings(self._body().statements)
+        bindings = self._maker_bindings[function].get(target.id, [])
+        found = bisect_left(bindings, (before,), key=lambda binding: binding[:1]) - 1
+        return bindings[found][2] if found >= 0 else None
 
     def _factory(self, call: ast.Call | None) -> tuple[str | None, Template] | None:
         """`raise make_error(x)` or `raise self.parse_err(x)`, where a function of this module or a method of this
@@ -307,6 +331,39 @@ class RaiseSiteVisitor(StatementVisitor):
 
     def _resolver(self, anchor: ast.stmt) -> MessageResolver:
         return MessageResolver(self._body(), self.functions, before=anchor.lineno, anchor=anchor)
+
+
+def _name_bindings(statements: list[ast.stmt]) -> dict[str, list[tuple[int, int, ast.Call | None]]]:
+    """Each name's bindings among `statements`, in source order, with the call it was taken from when it was: by
+    unpacking (`e, *_ = f(...)`), by a loop (`for e in f(...)`), by an index (`e = f(...)[0]`) or by `next(f(...),
+    None)`, else None."""
+    found: dict[str, list[tuple[int, int, ast.Call | None]]] = {}
+    for stmt in statements:
+        bound: list[tuple[str, ast.expr | None]] = []
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(target, (ast.Tuple, ast.List)):
+                names = [e.value if isinstance(e, ast.Starred) else e for e in target.elts]
+                bound = [(n.id, stmt.value) for n in names if isinstance(n, ast.Name)]
+            elif isinstance(target, ast.Name):
+                bound = [(target.id, _taken_from(stmt.value))]
+        elif isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
+            bound = [(stmt.target.id, stmt.iter)]
+        for name, value in bound:
+            found.setdefault(name, []).append((stmt.lineno, stmt.col_offset, value if isinstance(value, ast.Call)
+                                               else None))
+    for bindings in found.values():
+        bindings.sort(key=lambda binding: binding[:2])
+    return found
+
+
+def _taken_from(value: ast.expr) -> ast.expr | None:
+    """The call one item of whose result `value` takes: `f(...)[0]` or `next(f(...), None)`."""
+    if isinstance(value, ast.Subscript):
+        return value.value
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "next" and value.args:
+        return value.args[0]
+    return None
 
 
 def _clipped(line: str) -> str:
