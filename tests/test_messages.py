@@ -287,6 +287,8 @@ def test_makers_of_exceptions_a_function_yields_word_the_raise_of_one_of_them():
     worded = {s.exc_class: s for s in sites if s.kind == "function_message"}
     assert set(worded) == {"jax._src.tree_util._prefix_error", "jax._src.tree_util.prefix_errors"}
     assert worded["jax._src.tree_util.prefix_errors"].exc_expr == "ValueError"
+    assert worded["jax._src.tree_util.prefix_errors"].template.text.startswith(
+        "pytree structure error: different types")  # the makers in source order: the first one shown first
     wording = Wording({path: s.template for path, s in worded.items()})
     users = {s.qualname: s for s in extract_raise_sites(textwrap.dedent('''
         from jax._src.tree_util import prefix_errors

@@ -162,7 +162,7 @@ class ModuleFunctions:
         made: list[tuple[ast.expr, Template]] = []
         self._inlining.append(function)
         try:
-            for stmt in body.statements:
+            for stmt in sorted(body.statements, key=lambda stmt: (stmt.lineno, stmt.col_offset)):  # source order
                 value = stmt.value if isinstance(stmt, (ast.Expr, ast.Return)) else None
                 value = value.value if isinstance(value, ast.Yield) else value
                 if isinstance(value, ast.Lambda) and isinstance(value.body, ast.Call) and value.body.args:
