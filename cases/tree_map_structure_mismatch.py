@@ -7,7 +7,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
-ERROR_ID = "235563d79ef62788"
+ERROR_ID = "5719ca739bd73109"
+FORMER_ERROR_IDS = ["235563d79ef62788"]  # the raise read as its argument until extractor 12
 TAGS = ["pytrees", "tree_util"]
 MESSAGE_CONTAINS = "pytree structure error: different pytree metadata at key path"
 
