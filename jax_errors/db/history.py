@@ -145,18 +145,21 @@ def live_successor(error_id: str, errors: dict[str, ErrorHistory]) -> str | None
 
 def lineage_end(error_id: str, errors: dict[str, ErrorHistory]) -> str | None:
     """The id a removed error went on as before its lineage was removed (reworded or moved, then gone), when
-    another than itself: of several, the nearest, then the smallest id. Call it when `live_successor` gives None.
+    another than itself: of several, the nearest, then the smallest id. None while its lineage lives on
+    (`live_successor` gives an id).
 
     Its last wording may read like an error raised today that no link reaches: a check dropped for a
     like one elsewhere in its file (`Array slice indices must have static start/stop/step ...`,
     reworded once, then moved from `lax_numpy.py` to `indexing.py`, then dropped there for a like
     check in the same file).
     """
+    end = None
     for ids in _onward(error_id, errors):
+        if any(i in errors and errors[i].retired_since is None for i in ids):
+            return None
         ends = sorted(i for i in ids if i != error_id and not _successors(errors.get(i)))
-        if ends:
-            return ends[0]
-    return None
+        end = end or (ends[0] if ends else None)
+    return end
 
 
 def _onward(error_id: str, errors: dict[str, ErrorHistory]) -> Iterator[list[str]]:

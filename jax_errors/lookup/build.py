@@ -38,10 +38,9 @@ def index_from_session(session: Session) -> LookupIndex:
         site, snapshot = sites[site_id], snapshots[position]
         template = as_raised(Template.from_json(site.template_parts), site.exc_class,
                              wording.get(snapshot.id, Wording()))
-        live_id = live_successor(error_id, history.errors)
         entries.append(make_entry(error_id, site, template, path, snapshot.label, observed.get(error_id, ()),
-                                  live_id=live_id,
-                                  ends_as=lineage_end(error_id, history.errors) if live_id is None else None))
+                                  live_id=live_successor(error_id, history.errors),
+                                  ends_as=lineage_end(error_id, history.errors)))
     return LookupIndex(entries, frozenset(observed))
 
 

@@ -377,7 +377,7 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
             locations=tuple(loc for loc, _ in spans[error_id]),
             history=_card_history(history.errors[error_id], snapshots, newest_rank=len(ordered) - 1,
                                   lives_on=_lives_on(error_id, history.errors),
-                                  ended_as=_ended_as(error_id, history.errors)),
+                                  ended_as=lineage_end(error_id, history.errors)),
             knowledge=entry,
             case=_case_for(error_id, entry, cases_by_name, cases_by_error, runs_by_error.get(error_id, ())),
             runs=tuple(sorted(runs_by_error.get(error_id, ()), key=lambda r: r.rank)),
@@ -458,11 +458,6 @@ def _spans(occurrences: list[queries.PlacedSite], sites: Mapping[int, RaiseSite]
 def _lives_on(error_id: str, errors: dict[str, ErrorHistory]) -> ErrorLink | None:
     live = live_successor(error_id, errors)
     return ErrorLink(live, "") if live is not None and live != error_id else None
-
-
-def _ended_as(error_id: str, errors: dict[str, ErrorHistory]) -> str | None:
-    retired = errors[error_id].retired_since is not None
-    return lineage_end(error_id, errors) if retired and live_successor(error_id, errors) is None else None
 
 
 def _card_history(history: ErrorHistory, snapshots: Mapping[int, SnapshotInfo], *, newest_rank: int,
