@@ -9,7 +9,7 @@ Literal text is kept verbatim; interpolated values keep their expression text
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
@@ -19,6 +19,8 @@ PartKind = Literal["lit", "expr", "opaque", "opt_begin", "opt_end", "rep_begin",
 OPENERS = {"opt_begin": "opt_end", "rep_begin": "rep_end"}
 MARKERS = frozenset(OPENERS) | frozenset(OPENERS.values())
 TITLE_LENGTH = 120
+ONE_OF = "one of {}"  # the text of the marker opening one of several alternatives (`alternatives`)
+SHARED_LEAD_MIN_WORDS = 2  # the fewest leading words alternatives must share to title a template
 _ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 
@@ -55,17 +57,47 @@ class Template:
     @property
     def title(self) -> str:
         """The text every message holds (not optional or repeated parts), placeholders as `…`, whitespace
-        folded, cut at TITLE_LENGTH; empty if no words."""
+        folded, cut at TITLE_LENGTH; empty if no words. Of a template that is one of several messages (optional
+        parts side by side), the leading words they share, if any."""
+        text = self._held_text()
+        if not spells_words(text):  # placeholders and punctuation alone: no title
+            text = _shared_lead([t._held_text() for t in self.split_alternatives()])
+        return shortened(text, TITLE_LENGTH) if spells_words(text) else ""
+
+    def _held_text(self) -> str:
         depth, pieces = 0, []
         for p in self.parts:
             depth += 1 if p.kind in OPENERS else -1 if p.kind in MARKERS else 0
             if depth == 0 and p.kind not in MARKERS:
                 pieces.append(p.text if p.kind == "lit" else "…")
         # Placeholders next to each other, or joined by punctuation alone, read as one: `….…` is `…`.
-        text = _ADJACENT_PLACEHOLDERS.sub("…", " ".join("".join(pieces).split()))
-        if not spells_words(text):  # placeholders and punctuation alone: no title
-            return ""
-        return shortened(text, TITLE_LENGTH)
+        return _ADJACENT_PLACEHOLDERS.sub("…", " ".join("".join(pieces).split()))
+
+    def split_alternatives(self) -> list[Template]:
+        """Of a template that is one choice of several whole messages (what `alternatives` builds, and nothing
+        added), each choice's template, a choice that is itself such a template split in turn; else none.
+
+        Optional parts that may stand together (`msg += ...` under two `if`s), an alternative of nothing,
+        and alternatives added to more (`(a if x else b) + (c if y else d)`) are no such choice.
+        """
+        groups: list[Template] = []
+        openers: set[str] = set()
+        depth, start = 0, 0
+        for index, part in enumerate(self.parts):
+            if depth == 0:
+                if part.kind != "opt_begin":
+                    return []
+                openers.add(part.text)
+                start = index + 1
+            depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0
+            if depth == 0:
+                groups.append(Template(self.parts[start:index]))
+        if len(groups) < 2 or openers != {ONE_OF.format(len(groups))}:
+            return []
+        found: list[Template] = []
+        for group in groups:
+            found.extend(group.split_alternatives() or [group])
+        return found
 
     def _joined(self, placeholder: str, *, repr_placeholder: str | None = None) -> str:
         """Literal text as is, each placeholder written as `placeholder.format(expression)` (one converted
@@ -128,10 +160,12 @@ def optional(template: Template) -> Template:
 
 
 def alternatives(templates: list[Template]) -> Template:
-    """One of several templates (branches of a conditional, returns of a helper): each an optional part."""
-    result = EMPTY
+    """One of several templates (branches of a conditional, returns of a helper): each an optional part, its
+    opening marker's text `one of N` (`ONE_OF`), N the number of templates with parts: so the parts say where
+    one choice of N stands alone, and where it is added to more (`Template.split_alternatives`)."""
+    result, choices = EMPTY, sum(1 for template in templates if template.parts)
     for template in templates:
-        result = result + optional(template)
+        result = result + _grouped(template, "opt_begin", ONE_OF.format(choices))
     return Template(result.parts, result.forms | {"alternatives"})
 
 
@@ -140,10 +174,10 @@ def repeated(template: Template) -> Template:
     return _grouped(template, "rep_begin")
 
 
-def _grouped(template: Template, opener: str) -> Template:
+def _grouped(template: Template, opener: str, text: str = "") -> Template:
     if not template.parts:
         return template
-    return Template((Part(opener, ""), *template.parts, Part(OPENERS[opener], "")), template.forms)  # type: ignore[arg-type]
+    return Template((Part(opener, text), *template.parts, Part(OPENERS[opener], "")), template.forms)  # type: ignore[arg-type]
 
 
 def _merge(parts: tuple[Part, ...]) -> tuple[Part, ...]:
@@ -199,6 +233,18 @@ def accepts_any_text(template: Template) -> bool:
     return any(any(_is_hole(item) for item in variant)
                and all(_is_hole(item) or _may_be_absent(item) for item in variant)
                for variant in _variants(_nested(template.parts)))
+
+
+def _shared_lead(texts: list[str]) -> str:
+    """The leading words all `texts` share, then `…` for where they part; empty when they share fewer than
+    SHARED_LEAD_MIN_WORDS (`The …` says nothing)."""
+    if not texts:
+        return ""
+    split = [t.split() for t in texts]
+    shared = 0
+    while all(len(words) > shared and words[shared] == split[0][shared] for words in split):
+        shared += 1
+    return " ".join(split[0][:shared]) + " …" if shared >= SHARED_LEAD_MIN_WORDS else ""
 
 
 def shortened(text: str, limit: int) -> str:
@@ -299,31 +345,70 @@ def _literal_regex(text: str) -> str:
 
 
 class Wording:
-    """The messages that one snapshot's exception classes (`__init__`) and module functions build, by dotted path."""
+    """The messages that one snapshot's exception classes (`__init__`) and module functions build, by dotted path,
+    and the class each function's message is raised as, where it makes exceptions (a factory, or makers')."""
 
-    def __init__(self, templates: Mapping[str, Template] | None = None) -> None:
+    def __init__(self, templates: Mapping[str, Template] | None = None, makes: Mapping[str, str] | None = None
+                 ) -> None:
         self.templates = dict(templates or {})
+        self.makes = dict(makes or {})
         by_name: dict[str, list[str]] = {}
         for path in self.templates:
             by_name.setdefault(path.rpartition(".")[2], []).append(path)
         self._unique = {name: paths[0] for name, paths in by_name.items() if len(paths) == 1}
 
+    @classmethod
+    def of_sites(cls, sites: Iterable[tuple[str, str, Template]]) -> Wording:
+        """From wording sites as (dotted path, raised expression, template), in source order: a function's
+        `exc_expr` names the class it makes, or the function itself when its words are returned as a string."""
+        templates: dict[str, Template] = {}
+        makes: dict[str, str] = {}
+        for path, made, template in sites:
+            templates[path] = template
+            if made != path.rpartition(".")[2]:
+                makes[path] = made
+        return cls(templates, makes)
+
     def of(self, path: str | None) -> Template | None:
         """What the class or function at `path` words; by its name alone when no other of the snapshot has it,
         since JAX raises classes by a path that re-exports them (`jax.errors.TracerIntegerConversionError`
         is `jax._src.errors`'s)."""
-        if not path:
-            return None
-        found = self.templates.get(path)
-        if found is None and (unique := self._unique.get(path.rpartition(".")[2])) is not None:
-            found = self.templates[unique]
-        return found
+        found = self._path(path)
+        return self.templates[found] if found else None
 
     def of_call(self, expression: str) -> Template | None:
         """What `helper(...)` or `module.helper(...)` words, when one function of the snapshot has that name."""
-        called = _CALL.match(expression)
-        path = self._unique.get(called.group(1).rpartition(".")[2]) if called else None
+        path = self._called(expression)
         return self.templates[path] if path else None
+
+    def words_from(self, template: Template, exc_class: str | None) -> tuple[str, ...]:
+        """The classes and functions, by dotted path, whose words `as_raised` puts into a raise's template."""
+        if not template.has_words and (found := self._path(exc_class)) is not None:
+            return (found,)
+        return tuple(dict.fromkeys(path for part in template.parts if part.kind == "opaque"
+                                   and (path := self._called(part.text)) is not None))
+
+    def class_raised(self, exc_class: str | None, exc_expr: str, template: Template) -> str | None:
+        """The exception class a raise raises, where a function of the snapshot makes it: `raise
+        core.escaped_tracer_error(t)` raises what that factory makes, and `e, *_ = prefix_errors(...);
+        raise e(...)` (a name raised, its template that call alone) what the makers `prefix_errors` returns
+        make."""
+        if exc_class is not None:
+            return self.makes.get(self._path(exc_class) or "")
+        if exc_expr.isidentifier() and len(template.parts) == 1 and template.parts[0].kind == "opaque":
+            return self.makes.get(self._called(template.parts[0].text) or "")
+        return None
+
+    def _path(self, path: str | None) -> str | None:
+        if not path:
+            return None
+        if path in self.templates:
+            return path
+        return self._unique.get(path.rpartition(".")[2])
+
+    def _called(self, expression: str) -> str | None:
+        called = _CALL.match(expression)
+        return self._unique.get(called.group(1).rpartition(".")[2]) if called else None
 
 
 _CALL = re.compile(r"([A-Za-z_][\w.]*)\(")

@@ -304,6 +304,25 @@ def test_a_file_whose_functions_went_elsewhere_takes_its_errors_of_few_words_alo
     assert moved == {("jax/core.py:f0", "jax/_src/core.py:f0")} and not reworded
 
 
+def test_a_function_that_went_to_another_file_alone_takes_its_rewritten_check_along():
+    """jax 0.9.2 moved `flatten_axis_resources` from `pjit.py` to `api_util.py`: one of its errors kept its id,
+    and the raise of a maker's message (`raise e(what)`, `{}`) became `Mismatch details ...`."""
+    kept_old = info("kept", "jax/_src/pjit.py", "flatten_axis_resources", "ValueError", "{} must be a tree prefix")
+    kept_new = info("kept", "jax/_src/api_util.py", "flatten_axis_resources", "ValueError", "{} must be a tree prefix")
+    maker = info("maker", "jax/_src/pjit.py", "flatten_axis_resources", "e", "{}")
+    details = info("details", "jax/_src/api_util.py", "flatten_axis_resources", "ValueError",
+                   "Mismatch details ({} found): {}")
+    moved, reworded = match_lineage([maker], [details], [(kept_old, kept_new)])
+    assert not moved and [(o.error_id, n.error_id) for o, n in reworded] == [("maker", "details")]
+    assert linked([maker], [details]) == (set(), set())  # no error the function kept: no sign that it moved
+    elsewhere = info("kept", "jax/_src/api_util.py", "other_function", "ValueError", "{} must be a tree prefix")
+    assert match_lineage([maker], [details], [(kept_old, elsewhere)]) == ([], [])  # another function went there
+    # A function of that name that still raises at the old path was left behind: its own rewrite pairs there.
+    wrapper = info("wrapper", "jax/_src/pjit.py", "flatten_axis_resources", "e", "{} given to pjit")
+    moved, reworded = match_lineage([maker], [details, wrapper], [(kept_old, kept_new)])
+    assert not moved and [(o.error_id, n.error_id) for o, n in reworded] == [("maker", "wrapper")]
+
+
 def test_a_check_given_another_class_in_its_function_is_rewritten_when_its_words_are_the_class_s():
     before = info("generic", "jax/core.py", "Tracer.__array__", "Exception",
                   "The numpy.ndarray conversion method __array__() was called on the JAX Tracer object {}.")

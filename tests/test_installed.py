@@ -103,4 +103,5 @@ def test_cards_say_in_words_what_the_class_words(crawled_db):
     # jit's path: pjit.py calls stages._device_assignment_mismatch_error, a helper of another module.
     [devices] = [c for c in cards if c.location.path == "jax/_src/pjit.py" and c.site.template.startswith("{stages.")]
     assert devices.template.text == "Received incompatible devices for {api_name}ted computation.{extra_msg}"
-    assert devices.worded_by == "helpers of other modules"
+    assert devices.worded_by == ("jax._src.stages._device_assignment_mismatch_error",)
+    assert bool_card.worded_by == ("jax._src.errors.TracerBoolConversionError",)

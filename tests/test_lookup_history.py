@@ -129,6 +129,43 @@ NEW = {
             raise TypeError(msg)
     ''',
 }
+# A class that words its message itself, reworded while the raise of it stood.
+TRACER_INDEX_ERROR = '''
+        class TracerIndexError(TypeError):
+            def __init__(self, tracer):
+                super().__init__(f"The __index__() method was called on {}")
+    '''
+OLD["jax/_src/errs.py"] = TRACER_INDEX_ERROR.format("the JAX Tracer object {tracer}")
+OLD["jax/_src/tracers.py"] = '''
+        from jax._src.errs import TracerIndexError
+
+        def index(tracer):
+            raise TracerIndexError(tracer)
+    '''
+NEW["jax/_src/errs.py"] = TRACER_INDEX_ERROR.format("{tracer}, known only when the function runs")
+# Makers of exceptions that one module's function yields, raised in another by names that say nothing of their class.
+NEW["jax/_src/prefixes.py"] = '''
+        def _prefix_error(path, prefix, full):
+            if type(prefix) != type(full):
+                yield lambda name: ValueError(f"pytree structure error: different types at key path {name}{path}")
+                return
+            if len(prefix) != len(full):
+                yield lambda name: ValueError(f"pytree structure error: different lengths at key path {name}{path}")
+
+        def prefix_errors(prefix, full):
+            return list(_prefix_error((), prefix, full))
+    '''
+NEW["jax/_src/specs.py"] = '''
+        from jax._src import prefixes
+
+        def check_in_specs(specs, args):
+            e, *_ = prefixes.prefix_errors(specs, args)
+            raise e("shard_map in_specs")
+
+        def check_out_specs(specs, outs):
+            err = prefixes.prefix_errors(specs, outs)[0]
+            raise err("shard_map out_specs") from None
+    '''
 
 
 def two_release_catalogue(repo, db):
@@ -224,6 +261,56 @@ def test_sites_raising_one_message_are_one_result_and_a_frame_picks_the_site(his
                  "NameError: unbound axis name: i\n")
     [framed] = index.lookup(traceback)
     assert framed.entry is other and framed.sites == best.sites
+
+
+def test_raises_of_what_makers_make_have_the_class_they_make_and_one_message_gives_one_result(history_db):
+    index = open_index(open_database(history_db))
+    message = "pytree structure error: different lengths at key path shard_map in_specs"
+    [best] = index.lookup(Query(message, "ValueError"))
+    [classless] = index.lookup(Query(message, None))
+    assert best.entry.exc_class == "ValueError" and best.score == classless.score  # the class costs nothing
+    assert sorted((s.path, s.lineno) for s in best.sites) == [("jax/_src/specs.py", 5), ("jax/_src/specs.py", 9)]
+
+
+def test_an_earlier_wording_a_class_made_leads_to_the_card_of_the_raise_that_stood(history_db):
+    """`raise TracerIndexError(tracer)` kept its id while the class's `__init__` was reworded: its message as the
+    first release worded it leads to its card, and says until when."""
+    index = open_index(open_database(history_db))
+    [old] = index.lookup(Query("The __index__() method was called on the JAX Tracer object Traced<int32[]>",
+                               "TypeError"))
+    assert (old.entry.path, old.entry.until, old.worded_until) == ("jax/_src/tracers.py", None, "jax-v0.0.1")
+    assert old.matched.error_id != old.entry.error_id and old.matched.live_id == old.entry.error_id
+    [new] = index.lookup(Query("The __index__() method was called on Traced<int32[]>, known only when the function "
+                               "runs", "TypeError"))
+    assert new.entry is old.entry and new.worded_until is None
+    # The site's index, made from the loaded cards, holds the same entries.
+    from jax_errors.lookup.browser import catalogue_index
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    assert catalogue_index(load_catalogue(open_database(history_db))).entries == index.entries
+    # The wording has no card of its own: asked for by its id, `explain` gives the card it leads to.
+    from jax_errors.explainer.api import explain
+
+    assert old.matched.wording_of == old.entry.error_id
+    [card] = explain(old.matched.error_id, db=str(history_db))
+    assert card.error_id == old.entry.error_id
+
+
+def test_the_card_of_what_makers_make_shows_each_message_and_the_class_they_make(history_db, tmp_path):
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    index = open_index(open_database(history_db))
+    [checked] = [e for e in index.entries if e.path == "jax/_src/specs.py" and e.lineno == 9]
+    out = build_site(open_database(history_db), SiteConfig(out=tmp_path / "site", knowledge_dir=tmp_path / "none",
+                                                           cases_dir=tmp_path / "none", search=False)).out
+    page = (out / "errors" / f"{checked.error_id}.html").read_text()
+    assert "<title>pytree structure error: different … · jax-errors</title>" in page  # the words both share
+    assert "One of 2 messages:" in page and '<details class="alternatives"><summary>1 more</summary>' in page
+    shown = page[page.index('id="message-section"'):]
+    assert shown.index("different types at key path") < shown.index("<details") < shown.index("different lengths")
+    assert "Exception class <code>ValueError</code> (raised as <code>err</code>, which a function of JAX makes)" \
+        in page and "raised <code>from None</code>" in page
+    assert "by <code>jax.<wbr>_src.<wbr>prefixes.<wbr>prefix_<wbr>errors</code>" in page
 
 
 def test_a_placeholder_converted_by_repr_words_the_message_of_one_in_quotes(history_db):
@@ -323,7 +410,7 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
 
     assert len(snapshot_stats(open_database(db))) == 193
     index = stored.stored_index(str(db))
-    assert evaluate(index, issue_messages()) == (111, 111, 2)
+    assert evaluate(index, issue_messages()) == (112, 112, 2)
 
 
 def test_the_history_line_links_a_check_rewritten_in_steps_between_two_releases(git_repo, tmp_path):
@@ -395,3 +482,20 @@ def test_a_lineage_removed_for_a_like_check_leads_there_from_its_first_wording(g
 
     from_cards = {e.error_id: e.live_id for e in catalogue_index(load_catalogue(engine)).entries}
     assert from_cards == {e.error_id: e.live_id for e in open_index(engine).entries}
+
+
+def test_an_earlier_wording_of_a_removed_error_leads_where_that_error_now_leads():
+    """A removed error that reads like a live one of its file leads to it (`with_resembling_successors`); the
+    earlier wordings leading to the removed one follow it there."""
+    from jax_errors.lookup.index import Entry, with_resembling_successors
+    from jax_errors.template import Part, Template
+
+    def entry(error_id, words, live_id, until):
+        return Entry(error_id, "ValueError", Template((Part("lit", words),)), "jax/_src/x.py", 1, "jax-v0.0.2",
+                     live_id=live_id, until=until)
+
+    live = entry("a" * 16, "the axis sizes of the arguments must match", "a" * 16, None)
+    removed = entry("b" * 16, "the axis sizes of the arguments must agree", None, "jax-v0.0.1")
+    earlier = entry("c" * 16, "axis sizes of arguments do not agree", "b" * 16, "jax-v0.0.0")
+    led = {e.error_id: e.live_id for e in with_resembling_successors([live, removed, earlier])}
+    assert led == {"a" * 16: "a" * 16, "b" * 16: "a" * 16, "c" * 16: "a" * 16}

@@ -239,7 +239,7 @@ def test_helpers_and_factories_of_other_modules_word_the_message_where_it_is_sho
         ("jax._src.stages._mismatch_error", "_mismatch_error"),
         ("jax._src.stages.escaped_tracer_error", "jax._src.errors.UnexpectedTracerError"),
     }
-    wording = Wording({s.exc_class: s.template for s in worded})
+    wording = Wording.of_sites((s.exc_class, s.exc_expr, s.template) for s in worded)
     users = {s.qualname: s for s in extract_raise_sites(textwrap.dedent('''
         from jax._src import stages
 
@@ -255,6 +255,12 @@ def test_helpers_and_factories_of_other_modules_word_the_message_where_it_is_sho
         "Received incompatible devices for {api_name}ted computation."
     assert g.exc_class == "jax._src.stages.escaped_tracer_error"
     assert as_raised(g.template, g.exc_class, wording).text == "Encountered an unexpected tracer of type {tracer.aval}."
+    # The factory's class is what the raise raises; a helper that returns words makes no class.
+    assert wording.class_raised(g.exc_class, g.exc_expr, g.template) == "jax._src.errors.UnexpectedTracerError"
+    assert wording.class_raised(f.exc_class, f.exc_expr, f.template) is None
+    assert wording.class_raised(None, "e", f.template) is None
+    assert wording.words_from(f.template, f.exc_class) == ("jax._src.stages._mismatch_error",)
+    assert wording.words_from(g.template, g.exc_class) == ("jax._src.stages.escaped_tracer_error",)
     # A name two modules define is ambiguous: the helper is left as it is.
     twice = Wording({"jax.a._mismatch_error": f.template, "jax.b._mismatch_error": f.template})
     assert as_raised(f.template, f.exc_class, twice) is f.template
@@ -289,7 +295,7 @@ def test_makers_of_exceptions_a_function_yields_word_the_raise_of_one_of_them():
     assert worded["jax._src.tree_util.prefix_errors"].exc_expr == "ValueError"
     assert worded["jax._src.tree_util.prefix_errors"].template.text.startswith(
         "pytree structure error: different types")  # the makers in source order: the first one shown first
-    wording = Wording({path: s.template for path, s in worded.items()})
+    wording = Wording.of_sites((path, s.exc_expr, s.template) for path, s in worded.items())
     users = {s.qualname: s for s in extract_raise_sites(textwrap.dedent('''
         from jax._src.tree_util import prefix_errors
         from jax._src import tree_util
@@ -313,17 +319,40 @@ def test_makers_of_exceptions_a_function_yields_word_the_raise_of_one_of_them():
                 err = next(tree_util._prefix_error((), tree, other), None)
                 raise (err('tree_map tree') if err is not None else e) from None
 
+        def named_first(specs, args):
+            errors = prefix_errors(specs, args)
+            if errors:
+                e = errors[0]
+                raise e("pjit in_axis_resources")
+
+        def looped_named(specs, args):
+            errors = tree_util.prefix_errors(specs, args)
+            for e in errors:
+                raise e("pmap in_axes")
+
+        def named_other(specs, args):
+            errors = prefix_errors(specs, args)
+            errors = [ValueError]
+            e = errors[0]
+            raise e("not a maker")
+
         def rebound(specs, args):
             e, *_ = prefix_errors(specs, args)
             e = ValueError
             raise e("not a maker")
     '''), "jax/_src/shard_map.py") if s.kind == "raise"}
     message = "pytree structure error: different lengths of tuple at key path\n    shard_map in_specs"
-    for name in ("unpacked", "looped", "indexed", "taken_next"):
+    for name in ("unpacked", "looped", "indexed", "taken_next", "named_first", "looped_named"):
         shown = as_raised(users[name].template, users[name].exc_class, wording)
         assert template_regex(shown).fullmatch(message) is not None, name
         assert "different types at key path" in shown.text and "in_specs" not in users[name].template.text
+        # `raise e(...)` raises the class the makers make, not one named `e`.
+        user = users[name]
+        assert user.exc_class is None and wording.class_raised(None, user.exc_expr, user.template) == "ValueError"
+    # A call of what a maker made (`exc.with_traceback(...)`) is no maker raised.
+    assert wording.class_raised(None, "exc.with_traceback", users["unpacked"].template) is None
     assert users["rebound"].template.text == "not a maker"  # the name was bound again to a class
+    assert users["named_other"].template.text == "not a maker"  # the list was bound again to a list of a class
 
 
 def test_a_class_raised_by_a_path_that_re_exports_it_is_worded_by_its_name():

@@ -237,7 +237,9 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
              'ValueError: "vmap in_axes has 2 entries\\nbut the function takes 3 arguments"',
              "ValueError: Pure callbacks do not support transpose.",
              "AttributeError: module 'jax' has no attribute 'partial'",
-             "ValueError: vmap has mapped output but out_axes is None"]
+             "ValueError: vmap has mapped output but out_axes is None",
+             "TypeError: The __index__() method was called on the JAX Tracer object Traced<int32[]>",
+             "ValueError: pytree structure error: different lengths at key path shard_map in_specs"]
     expected = [[ranked(index.lookup(parse_query(t))), index.lookup(parse_query(t)) == []] for t in texts]
     page.goto(base_url + "search.html")
     got = page.evaluate("""([record, texts]) => {
@@ -245,7 +247,7 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
         return texts.map(t => { const m = matcher.lookup(t); return [m.map(%s), m.length === 0]; });
     }""" % JS_RANK, [lookup_record(catalogue), texts])
     (worded, _), (removed, _), (shared, _), (framed, _), (prefixed, _), (xla, nothing), (short, _), (full, _), \
-        (tied, _), (led, _), (quoted, _), (cut, _), (repr_quoted, _), (handled, _) = expected
+        (tied, _), (led, _), (quoted, _), (cut, _), (repr_quoted, _), (handled, _), (earlier, _), (made, _) = expected
     assert worded[0][3] == "jax-v0.0.1" and removed[0][4] == "jax-v0.0.1" and len(shared[0][5]) == 2
     assert framed[0][0] != shared[0][0] and prefixed[0][2] == "template" and nothing
     assert short[0][0] == full[0][0] and short[0][2] == full[0][2] == "template"  # the optional part is optional
@@ -256,6 +258,8 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
     assert len(repr_quoted[0][5]) == 2  # `'{name}'` and `{name!r}` word one message
     assert handled[0][3] == "jax-v0.0.1" and index.entry(handled[0][0]).path == "jax/_src/axes.py"
     assert index.entry(handled[0][0]).template.skeleton.startswith("at vmap out_axes")  # the clause handling the class
+    assert earlier[0][3] == "jax-v0.0.1" and index.entry(earlier[0][0]).path == "jax/_src/tracers.py"  # a class's
+    assert len(made[0][5]) == 2 and index.entry(made[0][0]).exc_class == "ValueError"  # what makers make
     assert got == expected
     assert page.errors == []
 

@@ -98,3 +98,32 @@ def test_a_template_whose_regex_accepts_any_text_is_known_and_proves_nothing_in_
     assert index.lookup("TypeError: '>' not supported between instances of 'int' and 'NoneType'") == []
     [found] = index.lookup("TypeError: Variable number 2 is x")
     assert found.entry.error_id == "d" * 16
+
+
+def test_one_of_several_messages_is_titled_by_the_leading_words_they_share():
+    """`prefix_errors`' makers word four messages, all `pytree structure error: different ...`; none holds in every
+    message, so the title is what they share."""
+    one_of = template('("pytree structure error: different types at " + p) if a else '
+                      '(f"pytree structure error: different lengths of {t} at {p}" if b else "other words")')
+    assert "alternatives" in one_of.forms and one_of.title == ""  # "other words" shares no leading word
+    two = template('("pytree structure error: different types at " + p) if a else '
+                   'f"pytree structure error: different lengths of {t} at {p}"')
+    assert two.title == "pytree structure error: different …"
+    assert [t.title for t in two.split_alternatives()] == ["pytree structure error: different types at …",
+                                                          "pytree structure error: different lengths of … at …"]
+    three = template('("pytree structure error: different types at " + p) if a else '
+                     '(f"pytree structure error: different lengths of {t}" if b else "pytree structure error: other")')
+    assert len(three.split_alternatives()) == 3 and three.title == "pytree structure error: …"
+    assert template('f"got {x}"').split_alternatives() == []
+
+
+def test_optional_parts_that_may_stand_together_are_not_one_of_several_messages():
+    """`if a: msg += "first problem. "`, then `if b: msg += "second problem."`: both may show, so neither is one
+    of two messages; nor are two conditional pieces added together."""
+    from jax_errors.template import literal, optional
+
+    added = optional(literal("first problem in the shapes. ")) + optional(literal("second problem in the shapes."))
+    assert added.split_alternatives() == [] and added.title == ""
+    joined = template('("first problem in the shapes. " if a else "") + ("second problem in the shapes." if b else "")')
+    assert joined.split_alternatives() == []
+    assert template('"the shapes differ" if a else "the dtypes differ"').title == ""  # one shared word says nothing

@@ -16,7 +16,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "12"
+EXTRACTOR_VERSION = "13"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 
@@ -39,8 +39,8 @@ class RaiseSite:
     # what `raise ConcretizationTypeError(tracer, context)` really says; "function_message": what a
     # module function returns as a message (or a factory's exception's), for raises in other modules.
     kind: str
-    exc_class: str | None
-    exc_expr: str
+    exc_class: str | None  # of the two wording kinds, the class's or function's dotted path
+    exc_expr: str  # of "function_message", the class its exceptions are, or its own name when it returns words
     template: Template
     guard: Guard | None
     cause: str | None
@@ -336,9 +336,10 @@ class RaiseSiteVisitor(StatementVisitor):
 def _name_bindings(statements: list[ast.stmt]) -> dict[str, list[tuple[int, int, ast.Call | None]]]:
     """Each name's bindings among `statements`, in source order, with the call it was taken from when it was: by
     unpacking (`e, *_ = f(...)`), by a loop (`for e in f(...)`), by an index (`e = f(...)[0]`) or by `next(f(...),
-    None)`, else None."""
+    None)`, else None. The call may be named in between: `errors = f(...)`, then `e = errors[0]`."""
     found: dict[str, list[tuple[int, int, ast.Call | None]]] = {}
-    for stmt in statements:
+    results: dict[str, ast.Call] = {}  # names bound, as of the statement read, to a call's whole result
+    for stmt in sorted(statements, key=lambda stmt: (stmt.lineno, stmt.col_offset)):  # source order
         bound: list[tuple[str, ast.expr | None]] = []
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
@@ -350,15 +351,27 @@ def _name_bindings(statements: list[ast.stmt]) -> dict[str, list[tuple[int, int,
         elif isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name):
             bound = [(stmt.target.id, stmt.iter)]
         for name, value in bound:
+            if isinstance(value, ast.Name):
+                value = results.get(value.id)  # `errors = f(...)` before: its items are the call's
             found.setdefault(name, []).append((stmt.lineno, stmt.col_offset, value if isinstance(value, ast.Call)
                                                else None))
+        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]):
+            if isinstance(target, ast.Name):
+                if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call):
+                    results[target.id] = stmt.value
+                else:
+                    results.pop(target.id, None)
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                for element in ast.walk(target):
+                    if isinstance(element, ast.Name):
+                        results.pop(element.id, None)
     for bindings in found.values():
         bindings.sort(key=lambda binding: binding[:2])
     return found
 
 
 def _taken_from(value: ast.expr) -> ast.expr | None:
-    """The call one item of whose result `value` takes: `f(...)[0]` or `next(f(...), None)`."""
+    """What one item of `value` is taken from: `f(...)[0]`, `errors[0]` or `next(f(...), None)`."""
     if isinstance(value, ast.Subscript):
         return value.value
     if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "next" and value.args:

@@ -17,7 +17,9 @@ vanished are paired with those that appeared: that lineage links the old id to t
 
 A file whose functions went to another file (`jax/core.py` -> `jax/_src/core.py`: at least
 RENAMED_FILE_FUNCTIONS functions lost errors there and gained errors of the same class in the other
-file) counts as that file: an error of few words (`{}`) follows its function there.
+file) counts as that file: an error of few words (`{}`) follows its function there. So does one
+function that went alone, as an error it kept shows (`flatten_axis_resources`, from `pjit.py` to
+`api_util.py` in jax 0.9.2, kept one error's id and rewrote the other's).
 
 Each vanished id is linked to one new id at most, best match first.
 """
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import difflib
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -189,13 +191,16 @@ def ordered_snapshots(session: Session) -> list[Snapshot]:
     return in_release_order(snapshots, lambda s: s.release, lambda s: s.committed_at)
 
 
-def error_ids_by_snapshot(session: Session) -> dict[int, set[str]]:
-    ids: dict[int, set[str]] = defaultdict(set)
-    for snapshot_id, error_id in session.execute(
-        select(Occurrence.snapshot_id, Occurrence.error_id).where(Occurrence.error_id.is_not(None))
+def error_paths_by_snapshot(session: Session) -> dict[int, dict[str, str]]:
+    """Per snapshot id, the error ids it raises, each with the path it stands at (the first by name, if several)."""
+    paths: dict[int, dict[str, str]] = defaultdict(dict)
+    for snapshot_id, error_id, path in session.execute(
+        select(Occurrence.snapshot_id, Occurrence.error_id, Occurrence.path).where(Occurrence.error_id.is_not(None))
     ):
-        ids[snapshot_id].add(error_id)
-    return ids
+        held = paths[snapshot_id]
+        if error_id not in held or path < held[error_id]:
+            held[error_id] = path
+    return paths
 
 
 def error_infos(session: Session, snapshot: Snapshot, error_ids: set[str]) -> dict[str, ErrorInfo]:
@@ -214,10 +219,49 @@ def error_infos(session: Session, snapshot: Snapshot, error_ids: set[str]) -> di
     return infos
 
 
-def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo]
+@dataclass(frozen=True)
+class Moves:
+    """Where the places of vanished errors went: files renamed (`renamed_files`), and functions that went to
+    another file alone ({(old path, qualname): new path}, `moved_functions`)."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    functions: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def path_of(self, info: ErrorInfo) -> str:
+        """The file where the function of a vanished error stands now."""
+        return self.functions.get((info.path, info.qualname)) or self.files.get(info.path, info.path)
+
+
+def moved_functions(relocated: Iterable[tuple[ErrorInfo, ErrorInfo]]) -> dict[tuple[str, str], str]:
+    """Functions that went to another file, as the errors they kept (one id, before and after) show."""
+    found: dict[tuple[str, str], str] = {}
+    for old, new in sorted(relocated, key=lambda pair: (pair[1].path, pair[1].error_id)):
+        if old.qualname == new.qualname and old.path != new.path:
+            found.setdefault((old.path, old.qualname), new.path)  # the first path by name, if they went to several
+    return found
+
+
+def relocated(session: Session, old: Snapshot, new: Snapshot, old_paths: dict[str, str], new_paths: dict[str, str]
+              ) -> list[tuple[ErrorInfo, ErrorInfo]]:
+    """The errors both snapshots raise, that `new` raises at another path than `old`: (old, new)."""
+    moved = {i for i, path in old_paths.items() if new_paths.get(i, path) != path}
+    if not moved:
+        return []
+    before, after = error_infos(session, old, moved), error_infos(session, new, moved)
+    return [(before[i], after[i]) for i in sorted(moved) if i in before and i in after]
+
+
+def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo],
+                  relocated: Iterable[tuple[ErrorInfo, ErrorInfo]] = ()
                   ) -> tuple[list[tuple[ErrorInfo, ErrorInfo]], list[tuple[ErrorInfo, ErrorInfo]]]:
-    """Pair vanished errors with new ones: (moved, reworded), each pair (old, new), each id in one pair at most."""
-    renamed = renamed_files(removed, added)
+    """Pair vanished errors with new ones: (moved, reworded), each pair (old, new), each id in one pair at most.
+
+    `relocated` holds the errors both sides raise at another path (old, new): the functions that moved.
+    """
+    # A function that still raises at its old path (a wrapper left behind) did not go.
+    staying = {(info.path, info.qualname) for info in added}
+    renamed = Moves(renamed_files(removed, added),
+                    {place: path for place, path in moved_functions(relocated).items() if place not in staying})
     by_class: dict[str, list[ErrorInfo]] = defaultdict(list)
     for info in added:
         by_class[info.class_name].append(info)
@@ -247,7 +291,7 @@ def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo]
     return sorted(moved, key=order), sorted(reworded, key=order)
 
 
-def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: dict[str, str] | None = None
+def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves | None = None
               ) -> list[tuple[ErrorInfo, ErrorInfo]]:
     """Errors rewritten in place: the only one of a class that a function (or a file, if the words are still
     somewhat alike) lost, and the only one of that class it gained; then the only one of any class a
@@ -255,9 +299,9 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: dict[st
 
     Their words may share little (`IO effect not supported in vmap-of-while.` became `Unordered IO
     effects not supported in while_loop with batched predicate`), but the check is the same one.
-    `renamed` maps a file to the file it became (`renamed_files`).
+    `renamed` tells where files and functions went (`Moves`).
     """
-    renamed = renamed or {}
+    renamed = renamed or Moves()
     pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
 
     def alike_by(threshold: float) -> Callable[[ErrorInfo, ErrorInfo], float | None]:
@@ -273,7 +317,7 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: dict[st
         lost, gained = defaultdict(list), defaultdict(list)
         for info in removed:
             if info.error_id not in linked:
-                lost[place(info, renamed.get(info.path, info.path))].append(info)
+                lost[place(info, renamed.path_of(info))].append(info)
         for info in added:
             if info.error_id not in linked:
                 gained[place(info, info.path)].append(info)
@@ -339,12 +383,12 @@ def _alike(old: str, new: str, threshold: float, *, contained: bool) -> float | 
     return threshold if held >= CONTAINED_SHARE else None
 
 
-def _link(old: ErrorInfo, new: ErrorInfo, renamed: dict[str, str]) -> str | None:
+def _link(old: ErrorInfo, new: ErrorInfo, renamed: Moves) -> str | None:
     """How two errors of one class may be one: in the same function, the same file, or moved anywhere.
 
-    A renamed file (`renamed_files`) is the same file.
+    A renamed file, or the file a function went to (`Moves`), is the same file.
     """
-    same_file = new.path in (old.path, renamed.get(old.path))
+    same_file = new.path in (old.path, renamed.path_of(old))
     if old.qualname == new.qualname and same_file:
         return "function"
     if same_file:
@@ -353,13 +397,14 @@ def _link(old: ErrorInfo, new: ErrorInfo, renamed: dict[str, str]) -> str | None
 
 
 def diff_snapshots(session: Session, old: Snapshot, new: Snapshot,
-                   ids: dict[int, set[str]] | None = None) -> SnapshotDiff:
-    """Errors added, removed and reworded between two snapshots."""
-    ids = ids if ids is not None else error_ids_by_snapshot(session)
-    old_ids, new_ids = ids.get(old.id, set()), ids.get(new.id, set())
-    removed = error_infos(session, old, old_ids - new_ids)
-    added = error_infos(session, new, new_ids - old_ids)
-    moved, reworded = match_lineage(list(removed.values()), list(added.values()))
+                   paths: dict[int, dict[str, str]] | None = None) -> SnapshotDiff:
+    """Errors added, removed and reworded between two snapshots (`paths`: `error_paths_by_snapshot`'s, if read)."""
+    paths = paths if paths is not None else error_paths_by_snapshot(session)
+    old_paths, new_paths = paths.get(old.id, {}), paths.get(new.id, {})
+    removed = error_infos(session, old, old_paths.keys() - new_paths.keys())
+    added = error_infos(session, new, new_paths.keys() - old_paths.keys())
+    moved, reworded = match_lineage(list(removed.values()), list(added.values()),
+                                    relocated(session, old, new, old_paths, new_paths) if removed and added else ())
     linked_old = {o.error_id for o, _ in moved + reworded}
     linked_new = {n.error_id for _, n in moved + reworded}
     return SnapshotDiff(
@@ -383,12 +428,12 @@ class CatalogueHistory:
 def catalogue_history(session: Session) -> CatalogueHistory:
     """The history of every error id across all snapshots, with rewordings linked as aliases."""
     snapshots = ordered_snapshots(session)
-    ids = error_ids_by_snapshot(session)
+    paths = error_paths_by_snapshot(session)
     histories: dict[str, ErrorHistory] = {}
     for snapshot in snapshots:
-        for error_id in sorted(ids.get(snapshot.id, ())):
+        for error_id in sorted(paths.get(snapshot.id, ())):
             histories.setdefault(error_id, ErrorHistory(error_id)).snapshots.append(snapshot)
-    diffs = [diff_snapshots(session, older, newer, ids) for older, newer in zip(snapshots, snapshots[1:])]
+    diffs = [diff_snapshots(session, older, newer, paths) for older, newer in zip(snapshots, snapshots[1:])]
     for diff in diffs:
         for old, new in diff.reworded:
             histories[old.error_id].reworded_to.append(new.error_id)

@@ -222,16 +222,17 @@ def all_reproductions(session: Session) -> list[Reproduction]:
 
 
 def worded_messages(session: Session) -> dict[int, Wording]:
-    """Per snapshot id, the messages its exception classes' __init__ and its module functions build."""
-    found: dict[int, dict[str, Template]] = {}
-    for snapshot_id, path, parts in session.execute(
-        select(Occurrence.snapshot_id, RaiseSite.exc_class, RaiseSite.template_parts)
+    """Per snapshot id, the messages its exception classes' __init__ and its module functions build, and the
+    classes its functions make."""
+    found: dict[int, list[tuple[str, str, Template]]] = {}
+    for snapshot_id, path, made, parts in session.execute(
+        select(Occurrence.snapshot_id, RaiseSite.exc_class, RaiseSite.exc_expr, RaiseSite.template_parts)
         .join(Occurrence, Occurrence.site_id == RaiseSite.id)
         .where(RaiseSite.kind.in_(WORDING_KINDS), RaiseSite.exc_class.is_not(None))
         .order_by(Occurrence.snapshot_id, Occurrence.path, RaiseSite.lineno)
     ):
-        found.setdefault(snapshot_id, {})[path] = Template.from_json(parts)
-    return {snapshot_id: Wording(templates) for snapshot_id, templates in found.items()}
+        found.setdefault(snapshot_id, []).append((path, made, Template.from_json(parts)))
+    return {snapshot_id: Wording.of_sites(sites) for snapshot_id, sites in found.items()}
 
 
 def observed_messages(session: Session) -> dict[str, list[str]]:

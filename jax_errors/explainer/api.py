@@ -90,6 +90,9 @@ def by_id(source: CardSource, error_id: str) -> Explanation:
     Raises:
         UnknownCardError: no card has this id.
     """
+    entry = source.index.entry(error_id)
+    if entry is not None and entry.wording_of:
+        error_id = entry.card_id  # an earlier wording has no card of its own: the one it leads to
     card = source.card(error_id)
     if card is None:
         raise UnknownCardError(error_id)

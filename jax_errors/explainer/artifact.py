@@ -21,7 +21,7 @@ from jax_errors.template import Template
 
 EXPLAIN_PATH = "api/explain.json"
 EXPLAIN_SCHEMA = "explain.schema.json"
-FORMAT = 2  # bump when what the file holds changes shape; a reader refuses other formats
+FORMAT = 3  # bump when what the file holds changes shape; a reader refuses other formats
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ def entry_record(entry: Entry) -> dict[str, Any]:
         "id": entry.error_id, "class": entry.exc_class, "parts": entry.template.to_json(),
         "forms": sorted(entry.template.forms), "path": entry.path, "line": entry.lineno,
         "snapshot": entry.snapshot, "examples": list(entry.examples), "live_id": entry.live_id, "until": entry.until,
+        "wording_of": entry.wording_of,
     }
 
 
@@ -47,7 +48,7 @@ def entry_from_record(record: Mapping[str, Any]) -> Entry:
     parts = Template.from_json(record["parts"]).parts
     return Entry.from_row((record["id"], record["class"], parts, frozenset(record["forms"]), record["path"],
                            record["line"], record["snapshot"], tuple(record["examples"]), record["live_id"],
-                           record["until"]))
+                           record["until"], record["wording_of"]))
 
 
 def read_artifact(path: Path) -> Artifact:

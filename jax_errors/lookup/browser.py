@@ -57,8 +57,8 @@ def catalogue_index(catalogue: Catalogue) -> LookupIndex:
         snapshot = card.history.last or catalogue.newest  # where its newest raise site stands
         entries.append(make_entry(card.id, card.site, card.template, card.location.path, snapshot.label,
                                   catalogue.observed.get(card.id, ()), live_id=card.live_id,
-                                  ends_as=card.history.ended_as))
-    return LookupIndex(entries, frozenset(catalogue.observed))
+                                  ends_as=card.history.ended_as, made_class=card.made_class))
+    return LookupIndex(entries + list(catalogue.earlier), frozenset(catalogue.observed))
 
 
 def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dict[str, Any]:
@@ -108,7 +108,8 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
     siblings = index.siblings(entry)
     return {
         "id": entry.error_id, "class": entry.exc_class, "title": titles.get(entry.error_id, entry.template.text),
-        "href": card_path(entry.error_id), "path": entry.path, "line": entry.lineno,
+        "href": card_path(entry.card_id if entry.wording_of else entry.error_id), "wording_of": entry.wording_of,
+        "path": entry.path, "line": entry.lineno,
         "regex": regex, "literal_length": entry.literal_length,
         "anchors": " ".join(sorted(entry.anchor_words)), "anchor_key": anchor_key,
         "raised": entry.error_id in index.raised, "live_id": entry.live_id, "until": entry.until,

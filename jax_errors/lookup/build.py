@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Protocol
+
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
@@ -9,12 +15,13 @@ from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import catalogue_history, lineage_end, live_successor
 from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.db.queries import chunks, observed_messages, worded_messages
-from jax_errors.lookup.index import LookupIndex, make_entry
+from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.template import Template, Wording, as_raised
 
 
 def index_from_session(session: Session) -> LookupIndex:
-    """The index of the catalogue a session reads: each error id at its newest occurrence.
+    """The index of the catalogue a session reads: each error id at its newest occurrence, then the earlier
+    wordings of ids whose words are made elsewhere (`earlier_wordings`).
 
     A retired id leads to the live id of its lineage (`history.live_successor`); one whose lineage was removed
     carries the id it ended as (`history.lineage_end`).
@@ -22,26 +29,79 @@ def index_from_session(session: Session) -> LookupIndex:
     history = catalogue_history(session)
     snapshots = history.snapshots
     position_of = {s.id: i for i, s in enumerate(snapshots)}
-    newest: dict[str, tuple[int, int, str]] = {}
+    held: dict[str, dict[int, list[tuple[int, str]]]] = defaultdict(lambda: defaultdict(list))  # id: site: places
     for error_id, site_id, path, snapshot_id in session.execute(
         select(Occurrence.error_id, Occurrence.site_id, Occurrence.path, Occurrence.snapshot_id)
         .where(Occurrence.error_id.is_not(None))
     ):
-        position = position_of[snapshot_id]
-        if error_id not in newest or position > newest[error_id][0]:
-            newest[error_id] = (position, site_id, path)
-    sites = {s.id: s for s in _sites(session, [v[1] for v in newest.values()])}
+        held[error_id][site_id].append((position_of[snapshot_id], path))
+    newest = {error_id: max((*max(places), site_id) for site_id, places in by_site.items())
+              for error_id, by_site in held.items()}  # (position, path, site id)
+    sites = {s.id: s for s in _sites(session, [site_id for _, _, site_id in newest.values()])}
+    elsewhere = [i for i, (_, _, site_id) in newest.items() if worded_elsewhere(sites[site_id])]
+    sites.update((s.id, s) for s in _sites(session, sorted({s for i in elsewhere for s in held[i]} - set(sites))))
     wording = worded_messages(session)
     observed = observed_messages(session)
-    entries = []
-    for error_id, (position, site_id, path) in sorted(newest.items()):
+    entries, earlier = [], []
+    for error_id, (position, path, site_id) in sorted(newest.items()):
         site, snapshot = sites[site_id], snapshots[position]
-        template = as_raised(Template.from_json(site.template_parts), site.exc_class,
-                             wording.get(snapshot.id, Wording()))
+        own, words = Template.from_json(site.template_parts), wording.get(snapshot.id, Wording())
+        template = as_raised(own, site.exc_class, words)
+        live_id = live_successor(error_id, history.errors)
         entries.append(make_entry(error_id, site, template, path, snapshot.label, observed.get(error_id, ()),
-                                  live_id=live_successor(error_id, history.errors),
-                                  ends_as=lineage_end(error_id, history.errors)))
-    return LookupIndex(entries, frozenset(observed))
+                                  live_id=live_id, ends_as=lineage_end(error_id, history.errors),
+                                  made_class=words.class_raised(site.exc_class, site.exc_expr, own)))
+        if worded_elsewhere(site):  # earlier wordings lead where the newest does: the live card, or this one
+            raised = [(p, snapshots[p], sites[s], place) for s, places in held[error_id].items() for p, place in places]
+            earlier += earlier_wordings(error_id, template, raised, wording, live_id or error_id)
+    return LookupIndex(entries + earlier, frozenset(observed))
+
+
+class Placed(Protocol):
+    """A snapshot as the index's makers hold it (a `Snapshot` row, or a card's `SnapshotInfo`)."""
+
+    id: int
+
+    @property
+    def label(self) -> str: ...
+
+
+def earlier_wordings(error_id: str, newest: Template, raised: Iterable[tuple[int, Placed, RaiseSite, str]],
+                     wording: Mapping[int, Wording], lead_to: str) -> list[Entry]:
+    """The messages an error was raised with before its newest, where other modules word them: a class's
+    `__init__`, a helper or a maker reworded while the raise stood (`raise e(what)` of `prefix_errors`
+    read `... with 11 children, but ...` up to jax 0.3.22, `... child keys ...` later).
+
+    Each is an entry of its own, leading to `lead_to`, with the newest snapshot that worded it so; its id
+    is made from the error's and the wording's (`wording_id`), and it names the error (`Entry.wording_of`).
+
+    Parameters:
+        raised: (rank of the snapshot in release order, snapshot, site, path) of each of the error's occurrences.
+        wording: each snapshot's, by its id (`queries.worded_messages`).
+    """
+    found: list[Entry] = []
+    seen = {newest.skeleton}
+    for _rank, snapshot, site, path in sorted(raised, key=lambda r: (-r[0], r[3], r[2].id)):  # newest first
+        own, words = Template.from_json(site.template_parts), wording.get(snapshot.id, Wording())
+        template = as_raised(own, site.exc_class, words)
+        if template.skeleton not in seen and template.has_words:
+            seen.add(template.skeleton)
+            made_class = words.class_raised(site.exc_class, site.exc_expr, own)
+            entry = make_entry(wording_id(error_id, template), site, template, path, snapshot.label, (),
+                               live_id=lead_to, made_class=made_class)
+            found.append(dataclasses.replace(entry, wording_of=error_id))
+    return found
+
+
+def wording_id(error_id: str, template: Template) -> str:
+    """The id of an earlier wording of an error: 16 hex digits, as error ids are, from the error's and the words."""
+    return hashlib.sha256(f"{error_id}\n{template.skeleton}".encode()).hexdigest()[:16]
+
+
+def worded_elsewhere(site: RaiseSite) -> bool:
+    """Whether a raise's words may come from another module: none of its own, or a call of unknown words."""
+    own = Template.from_json(site.template_parts)
+    return not own.has_words or any(part.kind == "opaque" for part in own.parts)
 
 
 def open_index(engine: Engine) -> LookupIndex:

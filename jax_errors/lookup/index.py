@@ -114,6 +114,7 @@ class Entry:
     # Only the index's making reads it (`with_resembling_successors`); a stored row leaves it out.
     ends_as: str | None = None
     handles: tuple[str, ...] = ()  # of a raise in an `except` clause, the classes it handles, by name (not stored)
+    wording_of: str | None = None  # of an earlier wording made by other modules (`build.earlier_wordings`), its error
 
     @property
     def card_id(self) -> str:
@@ -137,12 +138,13 @@ class Entry:
     def row(self) -> tuple:
         """The entry as plain values (what a stored index keeps): `Entry.from_row` makes it again."""
         return (self.error_id, self.exc_class, self.template.parts, self.template.forms, self.path, self.lineno,
-                self.snapshot, self.examples, self.live_id, self.until)
+                self.snapshot, self.examples, self.live_id, self.until, self.wording_of)
 
     @classmethod
     def from_row(cls, row: tuple) -> Entry:
-        error_id, exc_class, parts, forms, path, lineno, snapshot, examples, live_id, until = row
-        return cls(error_id, exc_class, Template(parts, forms), path, lineno, snapshot, examples, live_id, until)
+        error_id, exc_class, parts, forms, path, lineno, snapshot, examples, live_id, until, wording_of = row
+        return cls(error_id, exc_class, Template(parts, forms), path, lineno, snapshot, examples, live_id, until,
+                   wording_of=wording_of)
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -568,6 +570,11 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
         end = resolved.get(entry.ends_as) if entry.live_id is None and entry.ends_as else None
         if end is not None and end.live_id is not None:
             resolved[error_id] = dataclasses.replace(entry, live_id=end.live_id)
+    # A removed error's earlier wordings (`build.earlier_wordings`) lead where it now leads.
+    for error_id, entry in resolved.items():
+        target = resolved.get(entry.live_id) if entry.live_id not in (None, error_id) else None
+        if target is not None and target.live_id not in (None, target.error_id):
+            resolved[error_id] = dataclasses.replace(entry, live_id=target.live_id)
     return list(resolved.values())
 
 
@@ -644,7 +651,8 @@ def common_words(keys: list[str]) -> frozenset[str]:
 
 
 def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, snapshot_label: str,
-               observed: Iterable[str], *, live_id: str | None, ends_as: str | None = None) -> Entry:
+               observed: Iterable[str], *, live_id: str | None, ends_as: str | None = None,
+               made_class: str | None = None) -> Entry:
     """An error as lookup sees it: its newest raise site, its message as raised, where and in which snapshot.
 
     Parameters:
@@ -653,8 +661,9 @@ def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, sn
         live_id: the live error it leads to (itself while raised, None once removed). Any other
             than itself makes `snapshot_label` the newest snapshot that raised it (`Entry.until`).
         ends_as: of a removed error, the id its lineage ended as (`history.lineage_end`).
+        made_class: the class a function of the snapshot makes for the raise (`Wording.class_raised`).
     """
-    return Entry(error_id, site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
+    return Entry(error_id, made_class or site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
                  _examples(observed, template), live_id, None if live_id == error_id else snapshot_label, ends_as,
                  handled_classes(site))
 

@@ -27,6 +27,8 @@ from jax_errors.db.history import (
 )
 from jax_errors.db.models import ProbedCall, RaiseSite, Reproduction, Snapshot
 from jax_errors.forked import Forked
+from jax_errors.lookup.build import earlier_wordings, worded_elsewhere
+from jax_errors.lookup.index import Entry
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.doc_mentions import DocMention, ErrorWords, doc_mentions
 from jax_errors.site_gen.knowledge import Knowledge
@@ -219,7 +221,8 @@ class Card:
     probes: tuple[ProbedCall, ...] = ()  # generated calls of public functions seen raising it (`triggers probe`)
     linked_asserts: int = 0  # mined asserts whose pattern alone points at it
     worded_by_class: Template | None = None  # the message as its class, a factory or helpers elsewhere word it
-    worded_by: str | None = None  # ... which
+    worded_by: tuple[str, ...] = ()  # ... which classes and functions, by dotted path
+    made_class: str | None = None  # the class a function of its snapshot makes for the raise (a factory's, makers')
     example_message: str | None = None  # a message it was seen raising, shown where the template is incomplete
     public_callers: tuple[queries.PublicCaller, ...] = ()  # public names reaching its raising function
     docs: tuple[DocMention, ...] = ()  # passages of JAX's docs quoting its message or naming its class
@@ -234,11 +237,15 @@ class Card:
     @property
     def exc_class(self) -> str:
         """The exception class as resolved, or the raised expression when it could not be."""
-        return self.site.exc_class or self.site.exc_expr
+        return self.made_class or self.site.exc_class or self.site.exc_expr
+
+    @property
+    def class_resolved(self) -> bool:
+        return self.made_class is not None or self.site.exc_class is not None
 
     @property
     def class_name(self) -> str:
-        return self.exc_class.rsplit(".", 1)[-1] if self.site.exc_class else self.exc_class
+        return self.exc_class.rsplit(".", 1)[-1] if self.class_resolved else self.exc_class
 
     @property
     def module(self) -> str:
@@ -305,8 +312,10 @@ class Catalogue:
     cards: dict[str, Card]
     snapshots: tuple[SnapshotInfo, ...]
     diffs: tuple[Diff, ...] = ()  # of each consecutive pair of snapshots, newest first
-    # What lookup needs besides the cards: the messages each error id was seen raising.
+    # What lookup needs besides the cards: the messages each error id was seen raising, and the earlier wordings
+    # of errors whose words other modules make (`lookup.build.earlier_wordings`).
     observed: Mapping[str, list[str]] = field(default_factory=dict)
+    earlier: tuple[Entry, ...] = ()
 
     @property
     def newest(self) -> SnapshotInfo | None:
@@ -388,7 +397,14 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
             **_wording(sites[newest.site_id], wording.get(newest.snapshot_id, Wording()),
                        observed.get(error_id, ())),
         )
-    mentions = doc_mentions((ErrorWords(c.id, c.template, c.site.exc_class) for c in cards.values()), passages)
+    earlier = tuple(
+        entry for error_id, occurrences in sorted(groups.items()) if worded_elsewhere(cards[error_id].site)
+        for entry in earlier_wordings(
+            error_id, cards[error_id].template,
+            [(snapshots[p.snapshot_id].rank, snapshots[p.snapshot_id], sites[p.site_id], p.path) for p in occurrences],
+            wording, live_successor(error_id, history.errors) or error_id))
+    mentions = doc_mentions((ErrorWords(c.id, c.template, c.exc_class if c.class_resolved else None)
+                             for c in cards.values()), passages)
     by_error = commits.result()
     cards = {key: replace(card, history=_with_line(card.history, cards, by_error.get(key)), docs=mentions.get(key, ()))
              for key, card in cards.items()}
@@ -396,7 +412,7 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded),
                        tuple((o.error_id, n.error_id) for o, n in d.moved))
                   for d in reversed(history.diffs))
-    return Catalogue(cards, tuple(reversed(ordered)), diffs, observed)
+    return Catalogue(cards, tuple(reversed(ordered)), diffs, observed, earlier)
 
 
 def _function_key(placed: queries.PlacedSite, sites: Mapping[int, RaiseSite]) -> tuple[int, str, str]:
@@ -417,9 +433,9 @@ def _wording(site: RaiseSite, wording: Wording, observed: Iterable[str]) -> dict
     own = Template.from_json(site.template_parts)
     template = as_raised(own, site.exc_class, wording)
     seen = sorted({m for m in observed if m.strip()}, key=lambda m: (len(m), m))
-    by = site.exc_class if template is not own and not own.has_words and wording.of(site.exc_class) \
-        else "helpers of other modules"
-    return {"worded_by_class": template if template is not own else None, "worded_by": by,
+    return {"worded_by_class": template if template is not own else None,
+            "worded_by": wording.words_from(own, site.exc_class),
+            "made_class": wording.class_raised(site.exc_class, site.exc_expr, own),
             "example_message": seen[0] if seen and not template.spelled_out else None}
 
 
