@@ -106,9 +106,9 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
            regexes: KeptRegexes) -> dict[str, Any]:
     regex = regexes.of(entry) if entry.literal_length else None  # lookup never tries a template without literal text
     siblings = index.siblings(entry)
-    return {
+    record = {
         "id": entry.error_id, "class": entry.exc_class, "title": titles.get(entry.error_id, entry.template.text),
-        "href": card_path(entry.card_id if entry.wording_of else entry.error_id), "wording_of": entry.wording_of,
+        "href": card_path(entry.card_id if entry.wording_of else entry.error_id),
         "path": entry.path, "line": entry.lineno,
         "regex": regex, "literal_length": entry.literal_length,
         "anchors": " ".join(sorted(entry.anchor_words)), "anchor_key": anchor_key,
@@ -116,6 +116,9 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
         "lead": entry.lead if entry.card_id == entry.error_id else None,  # only a card is ranked by it
         "group": siblings[0].error_id if siblings else None,
     }
+    if entry.wording_of:  # only earlier wordings say it: the file is loaded before the search page's first result
+        record["wording_of"] = entry.wording_of
+    return record
 
 
 class KeptRegexes:
