@@ -369,24 +369,19 @@ class Wording:
                 makes[path] = made
         return cls(templates, makes)
 
-    def of(self, path: str | None) -> Template | None:
-        """What the class or function at `path` words; by its name alone when no other of the snapshot has it,
-        since JAX raises classes by a path that re-exports them (`jax.errors.TracerIntegerConversionError`
-        is `jax._src.errors`'s)."""
-        found = self._path(path)
-        return self.templates[found] if found else None
-
-    def of_call(self, expression: str) -> Template | None:
-        """What `helper(...)` or `module.helper(...)` words, when one function of the snapshot has that name."""
-        path = self._called(expression)
-        return self.templates[path] if path else None
+    def splices(self, template: Template, exc_class: str | None) -> tuple[Template, str | None, list[str | None]]:
+        """What `as_raised` puts into a raise's template: its class's words when the raise spells none (the
+        template then, and the class's path, else None), then, for each part of that template, the function
+        whose words replace the part, an opaque call of it (else None)."""
+        by_class = self._path(exc_class) if not template.has_words else None
+        if by_class is not None:
+            template = self.templates[by_class]
+        return template, by_class, [self._called(p.text) if p.kind == "opaque" else None for p in template.parts]
 
     def words_from(self, template: Template, exc_class: str | None) -> tuple[str, ...]:
         """The classes and functions, by dotted path, whose words `as_raised` puts into a raise's template."""
-        if not template.has_words and (found := self._path(exc_class)) is not None:
-            return (found,)
-        return tuple(dict.fromkeys(path for part in template.parts if part.kind == "opaque"
-                                   and (path := self._called(part.text)) is not None))
+        _template, by_class, calls = self.splices(template, exc_class)
+        return tuple(dict.fromkeys(path for path in (by_class, *calls) if path is not None))
 
     def class_raised(self, exc_class: str | None, exc_expr: str, template: Template) -> str | None:
         """The exception class a raise raises, where a function of the snapshot makes it: `raise
@@ -400,6 +395,9 @@ class Wording:
         return None
 
     def _path(self, path: str | None) -> str | None:
+        """The class or function at `path`; by its name alone when no other of the snapshot has it, since JAX
+        raises classes by a path that re-exports them (`jax.errors.TracerIntegerConversionError` is
+        `jax._src.errors`'s)."""
         if not path:
             return None
         if path in self.templates:
@@ -407,6 +405,7 @@ class Wording:
         return self._unique.get(path.rpartition(".")[2])
 
     def _called(self, expression: str) -> str | None:
+        """The function `helper(...)` or `module.helper(...)` calls, when one function of the snapshot has that name."""
         called = _CALL.match(expression)
         return self._unique.get(called.group(1).rpartition(".")[2]) if called else None
 
@@ -422,12 +421,10 @@ def as_raised(template: Template, exc_class: str | None, wording: Wording) -> Te
     builds. A helper of another module called in the message (`stages._mismatch_error(...)`) is
     spliced in as it words its message (its parameters' names kept).
     """
-    if not template.has_words and (worded := wording.of(exc_class)) is not None:
-        template = worded
-    spliced = [wording.of_call(part.text) if part.kind == "opaque" else None for part in template.parts]
-    if all(found is None for found in spliced):
+    template, _by_class, calls = wording.splices(template, exc_class)
+    if all(path is None for path in calls):
         return template
     parts: list[Part] = []
-    for part, found in zip(template.parts, spliced):
-        merge_into(parts, found.parts if found is not None else (part,))
+    for part, path in zip(template.parts, calls):
+        merge_into(parts, wording.templates[path].parts if path is not None else (part,))
     return Template(tuple(parts), template.forms)

@@ -252,16 +252,17 @@ def relocated(session: Session, old: Snapshot, new: Snapshot, old_paths: dict[st
 
 
 def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo],
-                  relocated: Iterable[tuple[ErrorInfo, ErrorInfo]] = ()
+                  relocations: Iterable[tuple[ErrorInfo, ErrorInfo]] = ()
                   ) -> tuple[list[tuple[ErrorInfo, ErrorInfo]], list[tuple[ErrorInfo, ErrorInfo]]]:
     """Pair vanished errors with new ones: (moved, reworded), each pair (old, new), each id in one pair at most.
 
-    `relocated` holds the errors both sides raise at another path (old, new): the functions that moved.
+    `relocations` holds the errors both sides raise at another path (old, new; `relocated`): the functions
+    that moved.
     """
     # A function that still raises at its old path (a wrapper left behind) did not go.
     staying = {(info.path, info.qualname) for info in added}
     renamed = Moves(renamed_files(removed, added),
-                    {place: path for place, path in moved_functions(relocated).items() if place not in staying})
+                    {place: path for place, path in moved_functions(relocations).items() if place not in staying})
     by_class: dict[str, list[ErrorInfo]] = defaultdict(list)
     for info in added:
         by_class[info.class_name].append(info)

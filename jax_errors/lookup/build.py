@@ -38,7 +38,7 @@ def index_from_session(session: Session) -> LookupIndex:
     newest = {error_id: max((*max(places), site_id) for site_id, places in by_site.items())
               for error_id, by_site in held.items()}  # (position, path, site id)
     sites = {s.id: s for s in _sites(session, [site_id for _, _, site_id in newest.values()])}
-    elsewhere = [i for i, (_, _, site_id) in newest.items() if worded_elsewhere(sites[site_id])]
+    elsewhere = {i for i, (_, _, site_id) in newest.items() if worded_elsewhere(sites[site_id])}
     sites.update((s.id, s) for s in _sites(session, sorted({s for i in elsewhere for s in held[i]} - set(sites))))
     wording = worded_messages(session)
     observed = observed_messages(session)
@@ -51,7 +51,7 @@ def index_from_session(session: Session) -> LookupIndex:
         entries.append(make_entry(error_id, site, template, path, snapshot.label, observed.get(error_id, ()),
                                   live_id=live_id, ends_as=lineage_end(error_id, history.errors),
                                   made_class=words.class_raised(site.exc_class, site.exc_expr, own)))
-        if worded_elsewhere(site):  # earlier wordings lead where the newest does: the live card, or this one
+        if error_id in elsewhere:  # earlier wordings lead where the newest does: the live card, or this one
             raised = [(p, snapshots[p], sites[s], place) for s, places in held[error_id].items() for p, place in places]
             earlier += earlier_wordings(error_id, template, raised, wording, live_id or error_id)
     return LookupIndex(entries + earlier, frozenset(observed))
