@@ -20,6 +20,7 @@ OPENERS = {"opt_begin": "opt_end", "rep_begin": "rep_end"}
 MARKERS = frozenset(OPENERS) | frozenset(OPENERS.values())
 TITLE_LENGTH = 120
 ONE_OF = "one of {}"  # the text of the marker opening one of several alternatives (`alternatives`)
+ONE_OF_NONE = " or none"  # added to it when a further alternative is no text
 SHARED_LEAD_MIN_WORDS = 2  # the fewest leading words alternatives must share to title a template
 _ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
@@ -161,11 +162,13 @@ def optional(template: Template) -> Template:
 
 def alternatives(templates: list[Template]) -> Template:
     """One of several templates (branches of a conditional, returns of a helper): each an optional part, its
-    opening marker's text `one of N` (`ONE_OF`), N the number of templates with parts: so the parts say where
-    one choice of N stands alone, and where it is added to more (`Template.split_alternatives`)."""
+    opening marker's text `one of N` (`ONE_OF`), N the number of templates with parts, `or none` added when
+    another is no text: so the parts say where one choice of N stands alone, and where it is added to more
+    (`Template.split_alternatives`), and a template's regex admits one choice of them, not several."""
     result, choices = EMPTY, sum(1 for template in templates if template.parts)
+    marker = ONE_OF.format(choices) + (ONE_OF_NONE if choices < len(templates) else "")
     for template in templates:
-        result = result + _grouped(template, "opt_begin", ONE_OF.format(choices))
+        result = result + _grouped(template, "opt_begin", marker)
     return Template(result.parts, result.forms | {"alternatives"})
 
 
@@ -223,6 +226,40 @@ def template_pattern(template: Template) -> str:
     return r"\s*(?:" + "|".join(bodies) + r")\s*"
 
 
+def required_words(template: Template) -> frozenset[str]:
+    """Words of the template's literal text that any message it produces must contain: not those of optional and
+    repeated parts (a message may lack them), those every choice of several holds, and not a word glued to a
+    placeholder or to a part that may differ (`{n}x` does not make `x` a word of the message)."""
+    return frozenset(_required(_nested(template.parts), bounded_start=True, bounded_end=True))
+
+
+def _required(items: list[Part | _Group], *, bounded_start: bool, bounded_end: bool) -> set[str]:
+    words: set[str] = set()
+    for index, item in enumerate(items):
+        # What comes before and after the item parts words there: the message's ends, or blank literal text.
+        starts = bounded_start if index == 0 else _ends_blank(items[index - 1], at_end=True)
+        ends = bounded_end if index == len(items) - 1 else _ends_blank(items[index + 1], at_end=False)
+        if not isinstance(item, Part):
+            if item[0] == ONE_OF_GROUP:
+                words |= set.intersection(*(_required(choice, bounded_start=starts, bounded_end=ends)
+                                            for choice in item[1]))
+            continue
+        if item.kind != "lit":
+            continue
+        tokens = item.text.split()
+        if not starts and tokens and not item.text[:1].isspace():
+            tokens = tokens[1:]  # glued to what comes before it
+        if not ends and tokens and not item.text[-1:].isspace():
+            tokens = tokens[:-1]
+        words.update(tokens)
+    return words
+
+
+def _ends_blank(item: Part | _Group, *, at_end: bool) -> bool:
+    """Whether the item is literal text that ends (`at_end`) or starts with whitespace."""
+    return isinstance(item, Part) and item.kind == "lit" and (item.text[-1:] if at_end else item.text[:1]).isspace()
+
+
 def accepts_any_text(template: Template) -> bool:
     """Whether the template's regex (`template_pattern`) matches every text, so a match of it says nothing.
 
@@ -259,51 +296,95 @@ def folded(message: str) -> str:
 
 MAX_VARIANTS = 32
 _HOLE = Part("opaque", "")
-_Group = tuple[str, list]  # (opener, items): an optional or repeated run of parts
+_Group = tuple[str, list]  # (opener, items): an optional or repeated run of parts; or (ONE_OF_GROUP, [choices' items])
+ONE_OF_GROUP = "one_of"  # a run of sibling optional parts of which exactly one shows (`alternatives`)
+_ONE_OF_MARKER = re.compile(r"one of (\d+)(?: or none)?")  # ONE_OF, and ONE_OF_NONE after it or not
 
 
 def _nested(parts: tuple[Part, ...]) -> list[Part | _Group]:
-    """The parts as a tree: an optional or repeated run becomes `(opener, [its items])`."""
-    stack: list[tuple[str | None, list]] = [(None, [])]
+    """The parts as a tree: an optional or repeated run becomes `(opener, [its items])`; N optional runs side by
+    side, each opened by `one of N`, become one `(ONE_OF_GROUP, [each run's items])`."""
+    stack: list[tuple[str | None, str, list]] = [(None, "", [])]
     for part in parts:
         if part.kind in OPENERS:
-            stack.append((part.kind, []))
+            stack.append((part.kind, part.text, []))
         elif part.kind in MARKERS:
             if len(stack) > 1:  # a closer without its opener is left out
-                kind, items = stack.pop()
-                stack[-1][1].append((kind, items))
+                _close(stack)
         else:
-            stack[-1][1].append(part)
+            stack[-1][2].append(part)
     while len(stack) > 1:  # an opener never closed closes at the end
-        kind, items = stack.pop()
-        stack[-1][1].append((kind, items))
-    return stack[0][1]
+        _close(stack)
+    return _choices(stack[0][2])
+
+
+def _close(stack: list[tuple[str | None, str, list]]) -> None:
+    kind, text, items = stack.pop()
+    stack[-1][2].append((kind, _choices(items), text))
+
+
+def _choices(items: list) -> list[Part | _Group]:
+    """Items with each whole run of `one of N` optional parts (N of them, side by side, opened alike) made one
+    choice of N; of N, or none, when the opener says so."""
+    result: list[Part | _Group] = []
+    index = 0
+    while index < len(items):
+        item = items[index]
+        choices = _one_of_count(item)
+        run = items[index:index + choices]
+        if choices >= 2 and len(run) == choices and all(not isinstance(o, Part) and o[2] == item[2] for o in run):
+            none: list[list] = [[]] if item[2].endswith(ONE_OF_NONE) else []
+            result.append((ONE_OF_GROUP, [other[1] for other in run] + none))
+            index += choices
+            continue
+        result.append(item if isinstance(item, Part) else item[:2])
+        index += 1
+    return result
+
+
+def _one_of_count(item: Part | tuple) -> int:
+    """N when the item is an optional run opened by `one of N` (or `one of N or none`), else 0."""
+    if isinstance(item, Part) or item[0] != "opt_begin":
+        return 0
+    marker = _ONE_OF_MARKER.fullmatch(item[2])
+    return int(marker[1]) if marker else 0
 
 
 def _is_hole(item: Part | _Group) -> bool:
     """Whether the item is a placeholder, or a run holding one."""
     if isinstance(item, Part):
         return item.kind not in MARKERS and item.kind != "lit"
-    return any(_is_hole(child) for child in item[1])
+    kind, children = item
+    if kind == ONE_OF_GROUP:
+        return any(_is_hole(child) for choice in children for child in choice)
+    return any(_is_hole(child) for child in children)
 
 
 def _may_be_absent(item: Part | _Group) -> bool:
-    """Whether the regex may match the item with no text: an optional or repeated run, or blank literal text."""
-    return not isinstance(item, Part) or not item.text.strip()
+    """Whether the regex may match the item with no text: an optional or repeated run, a choice of which one may
+    be, or blank literal text."""
+    if isinstance(item, Part):
+        return not item.text.strip()
+    kind, children = item
+    return kind != ONE_OF_GROUP or any(all(_may_be_absent(child) for child in choice) for choice in children)
 
 
 def _variants(items: list[Part | _Group]) -> list[tuple[Part | _Group, ...]]:
-    """The sequences the items spell with each run that holds a placeholder present or not."""
+    """The sequences the items spell with each run that holds a placeholder present or not, and each choice of
+    several that holds one made."""
     results: list[tuple[Part | _Group, ...]] = [()]
     for item in items:
         if isinstance(item, Part) or not _is_hole(item):
             results = [r + (item,) for r in results]
             continue
         kind, children = item
-        inner = _variants(children)
-        if kind == "rep_begin":  # one round, then anything: further rounds are text a placeholder takes
-            inner = [v + (_HOLE,) for v in inner]
-        options = [(), *inner]
+        if kind == ONE_OF_GROUP:
+            options = [variant for choice in children for variant in _variants(choice)]
+        else:
+            inner = _variants(children)
+            if kind == "rep_begin":  # one round, then anything: further rounds are text a placeholder takes
+                inner = [v + (_HOLE,) for v in inner]
+            options = [(), *inner]
         if len(results) * len(options) > MAX_VARIANTS:
             options = [(_HOLE,)]
         results = [r + o for r in results for o in options]
@@ -332,6 +413,8 @@ def _stretch_regex(item: Part | _Group) -> str:
     if isinstance(item, Part):
         return _literal_regex(item.text)
     kind, children = item
+    if kind == ONE_OF_GROUP:
+        return "(?:" + "|".join("".join(_stretch_regex(child) for child in choice) for choice in children) + ")"
     return "(?:" + "".join(_stretch_regex(child) for child in children) + (")??" if kind == "opt_begin" else ")*?")
 
 

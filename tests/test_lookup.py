@@ -253,3 +253,27 @@ def test_lookup_json_is_the_same_whether_its_regexes_are_translated_or_kept(fres
     kept.write_text(json.dumps(another_catalogue), encoding="utf-8")
     assert browser.lookup_record(catalogue) == made
     assert len(json.loads(kept.read_text(encoding="utf-8"))) == 3  # kept beside this catalogue's two
+
+
+def test_lookup_json_writes_entries_as_columns_that_read_back_as_the_index(fresh_db, git_repo, two_errors):
+    """Each column holds one value per entry, in the index's order; a coded column's indexes read back its values."""
+    from jax_errors.crawler.crawl import crawl_snapshot
+    from jax_errors.crawler.repository import JaxRepository
+    from jax_errors.lookup import browser
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    with JaxRepository(git_repo.path) as repository:
+        crawl_snapshot(fresh_db, repository.snapshot(git_repo.commit(two_errors, "one")))
+    catalogue = load_catalogue(fresh_db)
+    index = browser.catalogue_index(catalogue)
+    record = browser.lookup_record(catalogue, index)
+    columns, values = record["entries"], record["values"]
+    assert set(columns) == set(browser.ENTRY_FIELDS) and record["count"] == len(index.entries) == 2
+    assert all(len(column) == record["count"] for column in columns.values())
+    for i, entry in enumerate(index.entries):
+        assert columns["id"][i] == entry.error_id
+        assert values["path"][columns["path"][i]] == entry.path and values["class"][columns["class"][i]] == entry.exc_class
+        assert columns["until"][i] is None and columns["live_id"][i] == entry.error_id
+        assert columns["anchors"][i] == " ".join(sorted(entry.anchor_words))
+    assert record["card_href"].replace("{id}", columns["id"][0]) == f"errors/{columns['id'][0]}.html"
+    assert record["wording_of"] == {}

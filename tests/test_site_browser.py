@@ -203,7 +203,7 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     page.goto(base_url + "search.html")
     got = page.evaluate("""async ([queries, traceback]) => {
         const matcher = await window.jaxErrorsLookup.load();
-        matcher.entries.forEach((entry, i) => { if (entry.regex) matcher.regexOf(i); });  // every regex compiles
+        for (let i = 0; i < matcher.count; i++) if (matcher.entryAt(i).regex) matcher.regexOf(i);  // every regex compiles
         const rank = q => matcher.lookup(q).map(%s);
         return queries.map(rank).concat([rank(traceback)]);
     }""" % JS_RANK, [queries, TRACEBACK])

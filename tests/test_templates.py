@@ -127,3 +127,44 @@ def test_optional_parts_that_may_stand_together_are_not_one_of_several_messages(
     joined = template('("first problem in the shapes. " if a else "") + ("second problem in the shapes." if b else "")')
     assert joined.split_alternatives() == []
     assert template('"the shapes differ" if a else "the dtypes differ"').title == ""  # one shared word says nothing
+
+
+def test_one_of_several_messages_matches_one_of_them_not_several_or_none():
+    """`a if x else b` shows `a` or `b`: its regex takes each alone, not both together, not nothing; its anchor
+    words are those both hold (the first word of each too: nothing comes before them). A further alternative of
+    no text (`... else ""`) admits nothing as well, and leaves no word required."""
+    from jax_errors.template import required_words
+
+    one_of = template('f"the shapes {a} differ" if x else (f"the dtypes {b} differ" if y else "the ranks differ")')
+    regex = template_regex(one_of)
+    for message in ("the shapes (3,) differ", "the dtypes f32 differ", "the ranks differ"):
+        assert regex.fullmatch(message)
+    assert not regex.fullmatch("the ranks differ the ranks differ")
+    assert not template_regex(template('"the shapes differ" if x else "the dtypes differ"')).fullmatch(
+        "the shapes differ the dtypes differ")
+    assert not regex.fullmatch("")
+    assert required_words(one_of) == {"the", "differ"}
+
+    framed = template('"bad input: " + ("the shapes differ" if x else "the dtypes differ") + "; fix it"')
+    assert template_regex(framed).fullmatch("bad input: the dtypes differ; fix it")
+    assert not template_regex(framed).fullmatch("bad input: ; fix it")
+    assert required_words(framed) == {"bad", "input:", "the", "fix", "it"}  # `differ;` glues a choice to `;`
+
+    or_none = template('"bad input" + (": the shapes differ" if x else "" if y else ": the dtypes differ")')
+    assert or_none.split_alternatives() == []
+    assert template_regex(or_none).fullmatch("bad input")
+    assert template_regex(or_none).fullmatch("bad input: the dtypes differ")
+    assert not template_regex(or_none).fullmatch("bad input: the shapes differ: the dtypes differ")
+    assert required_words(or_none) == {"bad"}
+
+
+def test_optional_parts_that_may_stand_together_match_together():
+    """Two `if`s each adding a sentence: the message holds either, both or neither."""
+    from jax_errors.template import literal, optional, required_words
+
+    added = literal("bad input. ") + optional(literal("first problem. ")) + optional(literal("second problem."))
+    regex = template_regex(added)
+    for message in ("bad input.", "bad input. first problem.", "bad input. second problem.",
+                    "bad input. first problem. second problem."):
+        assert regex.fullmatch(message)
+    assert required_words(added) == {"bad", "input."}

@@ -16,7 +16,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "13"
+EXTRACTOR_VERSION = "14"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 

@@ -33,6 +33,9 @@ from jax_errors.template import TEMPLATE_FLAGS
 
 LOOKUP_SCHEMA = "lookup.schema.json"
 LOOKUP_PATH = "api/lookup.json"
+ENTRY_FIELDS = ("id", "class", "title", "path", "line", "regex", "literal_length", "anchors", "anchor_key", "raised",
+                "live_id", "until", "lead", "group")
+CODED = ("class", "path", "until")  # entry fields that lookup.json writes as indexes into their distinct values
 # Template regexes meet whitespace only through \s and `.` (their literal words hold none), so
 # lookup.js turns each of Python's whitespace characters into a space before testing a message,
 # and \s becomes a plain space there: exact, and a third of the size of the full class.
@@ -94,8 +97,10 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "runtime_classes": sorted(origin.RUNTIME_CLASSES),
         },
         "count": len(index.entries),
-        "entries": [_entry(entry, key, index, titles, regexes)
-                    for entry, key in zip(index.entries, index.anchor_key, strict=True)],
+        "card_href": card_path("{id}"),
+        **_columns([_entry(entry, key, index, titles, regexes)
+                    for entry, key in zip(index.entries, index.anchor_key, strict=True)]),
+        "wording_of": {entry.error_id: entry.wording_of for entry in index.entries if entry.wording_of},
         "fuzzy": {"keys": index.fuzzy_keys, "owners": index.fuzzy_owners, "common": sorted(index.common_words)},
     }
     regexes.keep()
@@ -106,9 +111,8 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
            regexes: KeptRegexes) -> dict[str, Any]:
     regex = regexes.of(entry) if entry.literal_length else None  # lookup never tries a template without literal text
     siblings = index.siblings(entry)
-    record = {
+    return {
         "id": entry.error_id, "class": entry.exc_class, "title": titles.get(entry.error_id, entry.template.text),
-        "href": card_path(entry.card_id if entry.wording_of else entry.error_id),
         "path": entry.path, "line": entry.lineno,
         "regex": regex, "literal_length": entry.literal_length,
         "anchors": " ".join(sorted(entry.anchor_words)), "anchor_key": anchor_key,
@@ -116,9 +120,19 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
         "lead": entry.lead if entry.card_id == entry.error_id else None,  # only a card is ranked by it
         "group": siblings[0].error_id if siblings else None,
     }
-    if entry.wording_of:  # only earlier wordings say it: the file is loaded before the search page's first result
-        record["wording_of"] = entry.wording_of
-    return record
+
+
+def _columns(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The entries as columns (`entries`: a list of values per field, one for each entry): the search page reads
+    the file before its first result, and a list of values parses faster than objects naming every field. A field
+    of few distinct values (CODED) lists each once (`values`), and its column their indexes (null stays null)."""
+    columns: dict[str, list] = {field: [entry[field] for entry in entries] for field in ENTRY_FIELDS}
+    values: dict[str, list] = {}
+    for field in CODED:
+        values[field] = sorted({v for v in columns[field] if v is not None})
+        code = {v: i for i, v in enumerate(values[field])}
+        columns[field] = [None if v is None else code[v] for v in columns[field]]
+    return {"entries": columns, "values": values}
 
 
 class KeptRegexes:

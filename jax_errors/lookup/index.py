@@ -33,12 +33,11 @@ from rapidfuzz import fuzz
 from jax_errors.exceptions import QueryTooLongError
 from jax_errors.lookup.origin import looks_raised_in_xla, without_status
 from jax_errors.template import (
-    MARKERS,
-    OPENERS,
     TEMPLATE_FLAGS,
     Template,
     accepts_any_text,
     folded,
+    required_words,
     template_pattern,
 )
 
@@ -164,27 +163,8 @@ class Entry:
 
     @cached_property
     def anchor_words(self) -> frozenset[str]:
-        """Words of the template's literal text that any message it produces must contain.
-
-        Words of optional and repeated parts are left out: a message may lack them.
-        """
-        words: set[str] = set()
-        parts = self.template.parts
-        depth = 0
-        for i, part in enumerate(parts):
-            if part.kind in OPENERS:
-                depth += 1
-            elif part.kind in MARKERS:
-                depth -= 1
-            if part.kind != "lit" or depth:
-                continue
-            tokens = part.text.split()
-            if i > 0 and tokens and not part.text[:1].isspace():
-                tokens = tokens[1:]  # glued to the placeholder before it
-            if i + 1 < len(parts) and tokens and not part.text[-1:].isspace():
-                tokens = tokens[:-1]
-            words.update(tokens)
-        return frozenset(words)
+        """Words of the template's literal text that any message it produces must contain (`required_words`)."""
+        return required_words(self.template)
 
     @cached_property
     def lead(self) -> str:

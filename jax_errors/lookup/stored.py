@@ -23,8 +23,9 @@ from jax_errors.lookup.index import LookupIndex
 # through renamed files; 4: the lead of each card, a class worded by its name; 5: snapshots in release order;
 # 6: a `{name!r}` placeholder grouped as one in quotes, a removed lineage led on from its last wording, a wordless
 # class led to the clause handling it, fewer common words in a small catalogue, the history line's links; 7: earlier
-# wordings made by other modules, the class a maker or factory makes, functions moved alone).
-FORMAT = 7
+# wordings made by other modules, the class a maker or factory makes, functions moved alone; 8: one of several
+# messages matched as one of them, its anchor words those every choice holds).
+FORMAT = 8
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 

@@ -190,36 +190,55 @@
     var cppWords = new RegExp(syntax.cpp_words, "u");
     var runtimeClasses = new Set(syntax.runtime_classes);
     var text = pyText(syntax.space);
-    var entries = record.entries;
+    // api/lookup.json's entries are columns, coded ones indexes into record.values; an entry's object is made
+    // when lookup reaches it (a candidate, a result, a site), not for every entry at load.
+    var columns = record.entries, count = record.count;
+    var made = new Array(count);
+
+    function decoded(field, index) {
+      var code = columns[field][index];
+      return code === null ? null : record.values[field][code];
+    }
+
+    function entryAt(index) {
+      if (made[index]) return made[index];
+      var id = columns.id[index];
+      return made[index] = {
+        id: id, class: decoded("class", index), title: columns.title[index], path: decoded("path", index),
+        line: columns.line[index], regex: columns.regex[index], literal_length: columns.literal_length[index],
+        anchors: columns.anchors[index], anchor_key: columns.anchor_key[index], raised: columns.raised[index],
+        live_id: columns.live_id[index], until: decoded("until", index), lead: columns.lead[index],
+        group: columns.group[index], href: record.card_href.replace("{id}", id),
+      };
+    }
+
     // Made once needed, not at load: the first lookup after a deep link waits for all of this.
     var byId = null;
-    var anchors = new Array(entries.length);
-    var byAnchor = new Map(), unanchored = [];
-    entries.forEach(function (entry, index) {
-      if (!entry.literal_length) return;
-      if (entry.anchor_key === null) { unanchored.push(index); return; }
-      if (!byAnchor.has(entry.anchor_key)) byAnchor.set(entry.anchor_key, []);
-      byAnchor.get(entry.anchor_key).push(index);
-    });
-    var groups = new Map();
-    entries.forEach(function (entry) {
-      if (entry.group === null) return;
-      if (!groups.has(entry.group)) groups.set(entry.group, []);
-      groups.get(entry.group).push(entry);
-    });
+    var anchors = new Array(count);
+    var byAnchor = new Map(), unanchored = [], groups = new Map();
+    for (var i = 0; i < count; i++) {
+      var key = columns.anchor_key[i], group = columns.group[i];
+      if (columns.literal_length[i] && key === null) unanchored.push(i);
+      else if (columns.literal_length[i]) (byAnchor.get(key) || byAnchor.set(key, []).get(key)).push(i);
+      if (group !== null) (groups.get(group) || groups.set(group, []).get(group)).push(i);
+    }
     var fuzzyKeys = record.fuzzy.keys, owners = record.fuzzy.owners;
     var common = new Set(record.fuzzy.common);
     // A fuzzy key is normalized (lookup.py's normalize): its words are parted by single spaces.
+    // Built at load, so without a Set per key: keys come in order, so a word a key repeats finds the key last in its list.
     var postings = new Map();
-    fuzzyKeys.forEach(function (key, index) {
-      for (var w of new Set(key.split(" "))) {
-        if (common.has(w)) continue;
-        var list = postings.get(w);
-        if (list === undefined) postings.set(w, list = []);
-        list.push(index);
+    for (var index = 0; index < fuzzyKeys.length; index++) {
+      var keyWords = fuzzyKeys[index].split(" ");
+      for (var k = 0; k < keyWords.length; k++) {
+        var list = postings.get(keyWords[k]);
+        if (list === undefined) {
+          if (common.has(keyWords[k])) continue;
+          postings.set(keyWords[k], list = []);
+        }
+        if (list[list.length - 1] !== index) list.push(index);
       }
-    });
-    var regexes = new Array(entries.length);
+    }
+    var regexes = new Array(count);
 
     function normalize(s) {
       return text.split(s.replace(values, " ")).join(" ").toLowerCase();
@@ -275,11 +294,11 @@
     }
 
     function regexOf(index) {
-      return regexes[index] || (regexes[index] = new RegExp(entries[index].regex, "u"));
+      return regexes[index] || (regexes[index] = new RegExp(columns.regex[index], "u"));
     }
 
     function anchorsOf(index) {
-      var spelled = entries[index].anchors;
+      var spelled = columns.anchors[index];
       return anchors[index] || (anchors[index] = spelled ? spelled.split(" ") : []);
     }
 
@@ -330,9 +349,8 @@
         var words = new Set(text.split(message));
         var spaced = text.split(message).join(" ");  // folded, as template.folded does; \s is a space there
         templateCandidates(words).forEach(function (index) {
-          var entry = entries[index];
           if (found.has(index) || !hasAll(words, anchorsOf(index))) return;
-          if (regexOf(index).test(spaced)) found.set(index, [templateScore(entry, message), "template"]);
+          if (regexOf(index).test(spaced)) found.set(index, [templateScore(entryAt(index), message), "template"]);
         });
       });
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
@@ -344,8 +362,12 @@
     }
 
     function cardOf(entry) {
-      byId = byId || new Map(entries.map(function (e) { return [e.id, e]; }));
-      return byId.get(entry.live_id || entry.id) || entry;
+      if (byId === null) {
+        byId = new Map();
+        for (var i = 0; i < count; i++) byId.set(columns.id[i], i);
+      }
+      var card = byId.get(entry.live_id || entry.id);
+      return card === undefined ? entry : entryAt(card);
     }
 
     // lookup.py's shared_start: how many characters (code points) `spaced` begins with of `lead`;
@@ -374,7 +396,7 @@
     function results(found, query, limit) {
       var cards = new Map();
       Array.from(found.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
-        var entry = entries[index], card = cardOf(entry);
+        var entry = entryAt(index), card = cardOf(entry);
         var m = {entry: card, score: adjusted(found.get(index)[0], card, entry, query), how: found.get(index)[1],
                  matched: card === entry ? null : entry, sites: []};
         if (!cards.has(card.id) || better(m, cards.get(card.id))) cards.set(card.id, m);
@@ -382,7 +404,7 @@
       var grouped = new Map();
       cards.forEach(function (m) {
         var key = m.entry.group === null ? "id:" + m.entry.id : "group:" + m.entry.group;
-        if (m.entry.group !== null) m.sites = groups.get(m.entry.group);
+        if (m.entry.group !== null) m.sites = groups.get(m.entry.group).map(entryAt);
         if (!grouped.has(key) || better(m, grouped.get(key))) grouped.set(key, m);
       });
       grouped.forEach(function (m, key) {
@@ -422,7 +444,7 @@
       return pyRound(Math.min(score, 1.0), 4);
     }
 
-    return {entries: entries, parseQuery: parseQuery, lookup: lookup, normalize: normalize, regexOf: regexOf,
+    return {count: count, entryAt: entryAt, parseQuery: parseQuery, lookup: lookup, normalize: normalize, regexOf: regexOf,
             looksRaisedInXla: looksRaisedInXla, record: record};
   }
 
