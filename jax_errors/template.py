@@ -370,11 +370,16 @@ def _may_be_absent(item: Part | _Group) -> bool:
 
 
 def _variants(items: list[Part | _Group]) -> list[tuple[Part | _Group, ...]]:
-    """The sequences the items spell with each run that holds a placeholder present or not, and each choice of
-    several that holds one made."""
+    """The sequences the items spell with each run that holds a placeholder or a choice present or not, and each
+    choice of several made.
+
+    A choice is made here, not left to the regex as an alternation: between two placeholders a stretch is
+    matched once, at its first occurrence, and an alternation there would commit to its first choice that
+    fits. Past MAX_VARIANTS, a run with a placeholder reads as one; one without stays in its stretch.
+    """
     results: list[tuple[Part | _Group, ...]] = [()]
     for item in items:
-        if isinstance(item, Part) or not _is_hole(item):
+        if isinstance(item, Part) or not (_is_hole(item) or _holds_choice(item)):
             results = [r + (item,) for r in results]
             continue
         kind, children = item
@@ -386,9 +391,17 @@ def _variants(items: list[Part | _Group]) -> list[tuple[Part | _Group, ...]]:
                 inner = [v + (_HOLE,) for v in inner]
             options = [(), *inner]
         if len(results) * len(options) > MAX_VARIANTS:
-            options = [(_HOLE,)]
+            options = [(_HOLE,)] if _is_hole(item) else [(item,)]
         results = [r + o for r in results for o in options]
     return results
+
+
+def _holds_choice(item: Part | _Group) -> bool:
+    """Whether the item is a choice of several, or a run holding one."""
+    if isinstance(item, Part):
+        return False
+    kind, children = item
+    return kind == ONE_OF_GROUP or any(_holds_choice(child) for child in children)
 
 
 def _linear(items: tuple[Part | _Group, ...], names: Iterator[str]) -> str:
@@ -413,7 +426,7 @@ def _stretch_regex(item: Part | _Group) -> str:
     if isinstance(item, Part):
         return _literal_regex(item.text)
     kind, children = item
-    if kind == ONE_OF_GROUP:
+    if kind == ONE_OF_GROUP:  # past MAX_VARIANTS only (`_variants`)
         return "(?:" + "|".join("".join(_stretch_regex(child) for child in choice) for choice in children) + ")"
     return "(?:" + "".join(_stretch_regex(child) for child in children) + (")??" if kind == "opt_begin" else ")*?")
 

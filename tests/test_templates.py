@@ -168,3 +168,13 @@ def test_optional_parts_that_may_stand_together_match_together():
                     "bad input. first problem. second problem."):
         assert regex.fullmatch(message)
     assert required_words(added) == {"bad", "input."}
+
+
+def test_a_choice_between_two_placeholders_is_matched_whichever_is_made():
+    """Between two placeholders a stretch is matched at its first occurrence; a choice there must not commit to its
+    first alternative that fits (`must be a positive int` read as the longer choice, then nothing left for `int`)."""
+    choice = template('f"{name} " + ("must be a positive int" if c else "must be") + f" {kind} int"')
+    assert template_regex(choice).fullmatch("n must be a positive int")  # the short choice, `kind` "a positive"
+    assert template_regex(choice).fullmatch("n must be a positive int really int")
+    or_none = template('f"{v}" + ("aa" if c else ("cc cc cc " if d else "")) + f" {w} aa cc bb "')
+    assert template_regex(or_none).fullmatch("aa cc bb")  # no choice made, `v` and `w` empty
