@@ -261,6 +261,7 @@ def test_lookup_json_writes_entries_as_columns_that_read_back_as_the_index(fresh
     from jax_errors.crawler.repository import JaxRepository
     from jax_errors.lookup import browser
     from jax_errors.site_gen.catalogue import load_catalogue
+    from jax_errors.site_gen.records import SCHEMA_DIR
 
     with JaxRepository(git_repo.path) as repository:
         crawl_snapshot(fresh_db, repository.snapshot(git_repo.commit(two_errors, "one")))
@@ -268,7 +269,9 @@ def test_lookup_json_writes_entries_as_columns_that_read_back_as_the_index(fresh
     index = browser.catalogue_index(catalogue)
     record = browser.lookup_record(catalogue, index)
     columns, values = record["entries"], record["values"]
-    assert set(columns) == set(browser.ENTRY_FIELDS) and record["count"] == len(index.entries) == 2
+    schema = json.loads((SCHEMA_DIR / browser.LOOKUP_SCHEMA).read_text(encoding="utf-8"))
+    assert set(columns) == set(schema["properties"]["entries"]["required"])  # every column the schema names
+    assert record["count"] == len(index.entries) == 2
     assert all(len(column) == record["count"] for column in columns.values())
     for i, entry in enumerate(index.entries):
         assert columns["id"][i] == entry.error_id
