@@ -162,7 +162,7 @@ def crawl(repo, revs, releases, installed, pypi_versions, pypi_all, force, histo
     it and what each commit did to it. Stopped, it keeps every commit it finished; run it again to
     go on, or later to add the commits the branch gained.
 
-    Example: jax-errors crawl --pypi 0.11.2 --pypi 0.12.0.1
+    Example: jax-errors crawl --pypi 0.12.0.1 --pypi 0.12.1
     """
     if history:
         _crawl_history(repo, revs, since, jobs, db)
@@ -291,7 +291,7 @@ def diff(old, new, full, db) -> None:
     Moved: the same class and words raised from another function or file. Reworded: the same class
     in the same function (or file) with alike words.
 
-    Example: jax-errors diff jax-v0.11.2 jax-v0.12.0.1
+    Example: jax-errors diff jax-v0.12.0.1 jax-v0.12.1
     """
     from sqlalchemy.orm import Session
 
@@ -493,7 +493,7 @@ def reproduce(names, cases_dir, jobs, timeout, versions, db) -> None:
     replace the earlier run of the same case on the same jax version. With --jax, each release
     runs in its own environment, made once with venv and pip under $JAX_ERRORS_CACHE/envs.
 
-    Example: jax-errors reproduce --jax 0.11.2 --jax 0.12.0.1
+    Example: jax-errors reproduce --jax 0.12.0.1 --jax 0.12.1
     """
     from jax_errors.reproduce.case_runner import run_cases
     from jax_errors.reproduce.cases import load_cases
@@ -601,7 +601,7 @@ def triggers_mine(repo, rev, jobs, db) -> None:
     The commit's raise sites are crawled first when the database lacks them. Mining a commit again
     replaces its asserts (and the triggers confirmed for them).
 
-    Example: jax-errors triggers mine --repo ../jax --rev jax-v0.12.0.1
+    Example: jax-errors triggers mine --repo ../jax --rev jax-v0.12.1
     """
     from jax_errors.crawler.mine_tests import git_tests, mine_tests
     from jax_errors.crawler.repository import JaxRepository
@@ -631,7 +631,7 @@ def triggers_confirm(rev, repo, jobs, timeout, files_glob, db) -> None:
     environment (made once with venv and pip, like `reproduce --jax`). Each test file runs in its own
     pytest process (8 CPU devices, traceback filtering off), only its asserting tests selected.
 
-    Example: jax-errors triggers confirm --repo ../jax --rev jax-v0.12.0.1 --jobs 2
+    Example: jax-errors triggers confirm --repo ../jax --rev jax-v0.12.1 --jobs 2
     """
     from jax_errors.crawler.repository import JaxRepository
     from jax_errors.reproduce.confirm import choose_tests, confirm_git
@@ -698,7 +698,7 @@ def triggers_stats(commit, at_label, db) -> None:
     The last line counts the errors of one snapshot with a verified trigger: caught by a JAX test,
     there or at an earlier release under an earlier id of its lineage, or reproduced by a harness case.
 
-    Example: jax-errors triggers stats --at jax-v0.12.0.1
+    Example: jax-errors triggers stats --at jax-v0.12.1
     """
     from sqlalchemy.orm import Session
 

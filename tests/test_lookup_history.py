@@ -393,28 +393,29 @@ def test_the_stored_index_is_reused_until_the_database_changes(history_db, git_r
 
 @pytest.mark.slow
 def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch):
-    """The figures README "Lookup" claims with history: every release 0.0-0.12.0.1 crawled from its wheel or archive.
+    """The figures README "Lookup" claims with history: every release 0.0-0.12.1 crawled from its wheel or archive.
 
-    Downloads the 193 releases' files once (about 190 MB, cached under $JAX_ERRORS_CACHE/wheels). Releases the
-    index gained after 0.12.0.1 (0.12.1 came on 2026-12-06) are left out: the figures are of those 193.
+    Downloads the 194 releases' files once (about 190 MB, cached under $JAX_ERRORS_CACHE/wheels). Releases the
+    index gains after the one the evaluation set is labelled at (`LABELLED_AT`) are left out: the figures are of
+    those 194.
     """
     import jax
-    from test_lookup import evaluate, issue_messages
+    from test_lookup import LABELLED_AT, evaluate, issue_messages
 
     from jax_errors.crawler.releases import list_releases
     from jax_errors.snapshots import version_key
 
-    if jax.__version__ != "0.12.0.1":
-        pytest.skip(f"the evaluation set is labelled at jax 0.12.0.1, not {jax.__version__}")
+    if jax.__version__ != LABELLED_AT:
+        pytest.skip(f"the evaluation set is labelled at jax {LABELLED_AT}, not {jax.__version__}")
     monkeypatch.delenv("JAX_ERRORS_INDEX_URL")  # the real index, not the tests' offline one
     db = tmp_path / "releases.db"
-    versions = [r.version for r in list_releases() if version_key(r.version) <= version_key("0.12.0.1")]
+    versions = [r.version for r in list_releases() if version_key(r.version) <= version_key(LABELLED_AT)]
     pinned = [arg for version in versions for arg in ("--pypi", version)]
     result = CliRunner().invoke(cli, ["crawl", "--db", str(db), *pinned, "--jobs", "2"])
     assert result.exit_code == 0, result.output
     from jax_errors.db.queries import snapshot_stats
 
-    assert len(snapshot_stats(open_database(db))) == 193
+    assert len(snapshot_stats(open_database(db))) == 194
     index = stored.stored_index(str(db))
     assert evaluate(index, issue_messages()) == (112, 112, 2)
 

@@ -308,7 +308,8 @@ def test_tests_of_another_release_run_in_its_environment(git_repo):
 # Real runs of synthetic JAX test files ----------------------------------------------------------
 
 # Where `jnp.ones(3) + jnp.ones(4)` raises, per jax version this project may install.
-BROADCAST_SITE = {"0.10.2": ("jax/_src/lax/lax.py", 126), "0.12.0.1": ("jax/_src/lax/lax.py", 128)}
+BROADCAST_SITE = {"0.10.2": ("jax/_src/lax/lax.py", 126), "0.12.0.1": ("jax/_src/lax/lax.py", 128),
+                  "0.12.1": ("jax/_src/lax/lax.py", 132)}
 
 BROADCAST_TEST = '''\
 from absl.testing import absltest

@@ -11,6 +11,7 @@ SEED_PATH = "jax/_src/lax/parallel.py"
 SEED_SITES = {
     "0.10.2": (2491, 2492, "990e6a0b84138346e6a38785412f36356e0e5dc3"),
     "0.12.0.1": (2737, 2738, "dc4af684446e65ee98eee8090e1ff6f8211473fb"),
+    "0.12.1": (2895, 2896, "f89b64d60e936e8612f15d8d5dd0c0003d5007fb"),
 }
 
 
@@ -21,6 +22,7 @@ GRAD_MESSAGES = {
                 "reduce the output to a scalar with output.sum(), or use jax.jacobian to differentiate a function "
                 "with a non-scalar output.",
 }
+GRAD_MESSAGES["0.12.1"] = GRAD_MESSAGES["0.12.0.1"]
 
 
 def seed_site() -> tuple[int, int, str]:
