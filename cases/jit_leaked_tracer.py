@@ -7,7 +7,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "jax.errors.UnexpectedTracerError"
-ERROR_ID = "d29cde8075a43d06"
+ERROR_ID = "8d937228d23bdab8"
+FORMER_ERROR_IDS = ["d29cde8075a43d06"]  # before jax 0.12.1
 TAGS = ["jit", "tracing", "side_effects"]
 MESSAGE_CONTAINS = "Encountered an unexpected tracer"
 

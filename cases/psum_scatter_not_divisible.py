@@ -8,7 +8,8 @@ import jax.numpy as jnp
 from jax.sharding import NamedSharding, PartitionSpec as P
 
 EXPECTED = "ValueError"
-ERROR_ID = "70d2f68c4427d41d"
+ERROR_ID = "6dc19f2531735a38"
+FORMER_ERROR_IDS = ["70d2f68c4427d41d"]  # before jax 0.12.1
 TAGS = ["shard_map", "collectives", "psum_scatter"]
 MESSAGE_CONTAINS = "tiled reduce_scatter operand scatter dimension size 3 must be divisible by shard_count 8"
 

@@ -7,7 +7,8 @@ import jax.numpy as jnp
 from jax import lax
 
 EXPECTED = "ValueError"
-ERROR_ID = "c77658f9bbc47144"
+ERROR_ID = "f0b2a77e7918f2ec"
+FORMER_ERROR_IDS = ["c77658f9bbc47144"]  # before jax 0.12.1
 TAGS = ["lax", "sorting", "shapes"]
 MESSAGE_CONTAINS = "k argument to top_k must be no larger than size along axis"
 

@@ -7,7 +7,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "TypeError"
-ERROR_ID = "51b13cddfd99dafd"
+ERROR_ID = "663bf9ca9d3b3af9"
+FORMER_ERROR_IDS = ["51b13cddfd99dafd"]  # before jax 0.12.1
 TAGS = ["vmap", "in_axes"]
 MESSAGE_CONTAINS = "vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional arguments"
 

@@ -7,8 +7,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
-ERROR_ID = "545a0cea0f977260"
-FORMER_ERROR_IDS = ["e77033b22fd7bfce"]  # before jax 0.12
+ERROR_ID = "dbd706f331b0fca3"
+FORMER_ERROR_IDS = ["545a0cea0f977260", "e77033b22fd7bfce"]  # before jax 0.12.1; "e77033b22fd7bfce" before jax 0.12
 TAGS = ["vmap", "in_axes", "pytrees"]
 MESSAGE_CONTAINS = "but got len(in_axes)=3, len(args)=2"
 

@@ -7,7 +7,8 @@ import jax
 import jax.numpy as jnp
 
 EXPECTED = "ValueError"
-ERROR_ID = "a7dc1bcd88d78fbf"
+ERROR_ID = "a0d8f938b22537b4"
+FORMER_ERROR_IDS = ["a7dc1bcd88d78fbf"]  # before jax 0.12.1
 TAGS = ["vmap", "out_axes"]
 MESSAGE_CONTAINS = "got axis spec None but output was batched on axis 0"
 
