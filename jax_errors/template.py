@@ -233,6 +233,23 @@ def required_words(template: Template) -> frozenset[str]:
     return frozenset(_required(_nested(template.parts), bounded_start=True, bounded_end=True))
 
 
+def first_line(template: Template) -> Template | None:
+    """The template's first line, when it goes on past it: its parts up to the first line break in literal text
+    that every message holds (outside optional, repeated and alternative parts); None without one.
+
+    A user often has only a long message's first line at hand: an issue's title, a notebook's last line.
+    """
+    depth = 0
+    for index, part in enumerate(template.parts):
+        depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0
+        if depth == 0 and part.kind == "lit" and "\n" in part.text:
+            head, _, rest = part.text.partition("\n")
+            if not rest.strip() and index == len(template.parts) - 1:
+                return None  # a line break that ends the message starts no further line
+            return Template(template.parts[:index] + ((Part("lit", head),) if head else ()), template.forms)
+    return None
+
+
 def _required(items: list[Part | _Group], *, bounded_start: bool, bounded_end: bool) -> set[str]:
     words: set[str] = set()
     for index, item in enumerate(items):

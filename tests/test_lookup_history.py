@@ -400,7 +400,7 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
     those 194.
     """
     import jax
-    from test_lookup import LABELLED_AT, evaluate, issue_messages
+    from test_lookup import LABELLED_AT, evaluate, first_lines, issue_messages
 
     from jax_errors.crawler.releases import list_releases
     from jax_errors.snapshots import version_key
@@ -418,6 +418,7 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
     assert len(snapshot_stats(open_database(db))) == 194
     index = stored.stored_index(str(db))
     assert evaluate(index, issue_messages()) == (112, 112, 2)
+    assert evaluate(index, first_lines(issue_messages())) == (27, 27, 2)
 
 
 def test_the_history_line_links_a_check_rewritten_in_steps_between_two_releases(git_repo, tmp_path):
@@ -506,3 +507,30 @@ def test_an_earlier_wording_of_a_removed_error_leads_where_that_error_now_leads(
     earlier = entry("c" * 16, "axis sizes of arguments do not agree", "b" * 16, "jax-v0.0.0")
     led = {e.error_id: e.live_id for e in with_resembling_successors([live, removed, earlier])}
     assert led == {"a" * 16: "a" * 16, "b" * 16: "a" * 16, "c" * 16: "a" * 16}
+
+
+def test_a_removed_error_of_a_jax_class_leads_to_one_of_its_class_that_opens_alike_in_another_file():
+    """`raise_concretization_error` in `jax/core.py` worded ConcretizationTypeError's message until jax 0.2.9; no
+    lineage reaches the class's raises in `jax/_src/core.py`, whose message opens with the same words. A builtin
+    class names no one kind of error, and fewer than OPENING_MIN_WORDS shared words are no opening."""
+    from jax_errors.lookup.index import OPENING_MIN_WORDS, Entry, with_resembling_successors
+    from jax_errors.template import Part, Template
+
+    def entry(error_id, exc_class, parts, path, live):
+        return Entry(error_id, exc_class, Template(tuple(Part(kind, text) for kind, text in parts)), path, 1,
+                     "jax-v0.2.9", live_id=error_id if live else None, until=None if live else "jax-v0.2.9")
+
+    opening = "Abstract tracer value encountered where concrete value is expected"
+    today = entry("a" * 16, "jax._src.errors.ConcretizationTypeError",
+                  [("lit", opening + ": "), ("expr", "tracer"), ("lit", "\n"), ("expr", "context")],
+                  "jax/_src/core.py", True)
+    removed = entry("b" * 16, "jax.core.ConcretizationTypeError",
+                    [("lit", opening + ".\n\n"), ("expr", "context"), ("lit", "\n\nSee https://jax.readthedocs.io")],
+                    "jax/core.py", False)
+    builtin = entry("c" * 16, "TypeError", [("lit", opening + ".\n\n"), ("expr", "context")], "jax/core.py", False)
+    few = " ".join(opening.split()[:OPENING_MIN_WORDS - 1])
+    short = entry("d" * 16, "jax.core.ConcretizationTypeError", [("lit", few + " "), ("expr", "where")],
+                  "jax/core.py", False)
+    other = entry("e" * 16, "jax.core.TracerArrayConversionError", [("lit", opening + "!")], "jax/core.py", False)
+    led = {e.error_id: e.live_id for e in with_resembling_successors([today, removed, builtin, short, other])}
+    assert led == {"a" * 16: "a" * 16, "b" * 16: "a" * 16, "c" * 16: None, "d" * 16: None, "e" * 16: None}

@@ -184,18 +184,20 @@ def ranked(matches) -> list[list]:
 
 
 def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db_path):
-    """static/lookup.js over api/lookup.json gives lookup.py's cards, scores and order on every evaluation message."""
+    """static/lookup.js over api/lookup.json gives lookup.py's cards, scores and order on every evaluation message,
+    and on the first line of each that has several."""
     import json
 
     from sqlalchemy.orm import Session
 
     from jax_errors.db.engine import open_database
     from jax_errors.lookup.build import index_from_session
-    from jax_errors.lookup.index import Query, parse_query
+    from jax_errors.lookup.index import Query, first_line_of, parse_query
 
     data = json.loads((Path(__file__).parent / "data" / "issue_messages.json").read_text())
+    lines = [{**d, "message": first_line_of(d["message"])} for d in data if len(d["message"].strip().splitlines()) > 1]
     queries = [{"message": d["message"], "excClass": d["exception"].rpartition(".")[2], "jaxFrames": []}
-               for d in data]
+               for d in data + lines]
     with Session(open_database(site_db_path)) as session:
         index = index_from_session(session)
     expected = [ranked(index.lookup(Query(q["message"], q["excClass"]))) for q in queries]
@@ -208,6 +210,7 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
         return queries.map(rank).concat([rank(traceback)]);
     }""" % JS_RANK, [queries, TRACEBACK])
     assert sum(1 for e in expected if e) >= 100  # the comparison covers real matches, not empty lists
+    assert any(m[2] == "first-line" for e in expected for m in e)  # and first-line matches
     assert got == expected
     assert page.errors == []
 

@@ -178,3 +178,21 @@ def test_a_choice_between_two_placeholders_is_matched_whichever_is_made():
     assert template_regex(choice).fullmatch("n must be a positive int really int")
     or_none = template('f"{v}" + ("aa" if c else ("cc cc cc " if d else "")) + f" {w} aa cc bb "')
     assert template_regex(or_none).fullmatch("aa cc bb")  # no choice made, `v` and `w` empty
+
+
+def test_a_templates_first_line_is_its_parts_up_to_the_first_line_break_every_message_holds():
+    """What a user has of a long message may be its first line: the template's first line matches it alone."""
+    from jax_errors.template import first_line
+
+    leak = template('f"Encountered an unexpected tracer of type {t}.\\nJAX transformations require ... {detail}"')
+    head = first_line(leak)
+    assert head.text == "Encountered an unexpected tracer of type {t}."
+    assert template_regex(head).fullmatch("Encountered an unexpected tracer of type float32[].")
+    assert not template_regex(leak).fullmatch("Encountered an unexpected tracer of type float32[].")
+
+    assert first_line(template('f"shapes {a} and {b} differ"')) is None  # one line: no first line of more
+    assert first_line(template('f"shapes {a} and {b} differ\\n"')) is None  # a final line break starts no line
+    # A line break in an optional part is not in every message: the first line runs on past it.
+    sometimes = template('"bad carry" + (":\\nthe shapes differ" if x else "") + f" in {name}\\nfix it"')
+    assert first_line(sometimes).parts == sometimes.parts[:-1]
+    assert template_regex(first_line(sometimes)).fullmatch("bad carry in scan")

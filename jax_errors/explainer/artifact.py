@@ -21,7 +21,7 @@ from jax_errors.template import Template
 
 EXPLAIN_PATH = "api/explain.json"
 EXPLAIN_SCHEMA = "explain.schema.json"
-FORMAT = 3  # bump when what the file holds changes shape; a reader refuses other formats
+FORMAT = 4  # bump when what the file holds changes shape; a reader refuses other formats
 
 
 @dataclass(frozen=True)

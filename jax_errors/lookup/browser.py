@@ -83,6 +83,7 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "fuzzy_shortlist": lookup.FUZZY_SHORTLIST, "path_bonus": lookup.PATH_BONUS,
             "raised_bonus": lookup.RAISED_BONUS, "class_penalty": lookup.CLASS_PENALTY,
             "sentences_min_words": lookup.SENTENCES_MIN_WORDS, "sentence_ends": lookup.SENTENCE_ENDS,
+            "first_line_ceiling": lookup.FIRST_LINE_CEILING,
             "match_floor": lookup.MATCH_FLOOR, "confidence": lookup.CONFIDENCE, "limit": 5,
         },
         "messages": {"xla": origin.NO_SITE[:1].upper() + origin.NO_SITE[1:] + ".",
@@ -101,6 +102,7 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
         **_columns([_entry(entry, key, index, titles, regexes)
                     for entry, key in zip(index.entries, index.anchor_key, strict=True)]),
         "wording_of": {entry.error_id: entry.wording_of for entry in index.entries if entry.wording_of},
+        "first_lines": _first_lines(index, regexes),
         "fuzzy": {"keys": index.fuzzy_keys, "owners": index.fuzzy_owners, "common": sorted(index.common_words)},
     }
     regexes.keep()
@@ -120,6 +122,16 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
         "lead": entry.lead if entry.card_id == entry.error_id else None,  # only a card is ranked by it
         "group": siblings[0].error_id if siblings else None,
     }
+
+
+def _first_lines(index: LookupIndex, regexes: KeptRegexes) -> dict[str, list]:
+    """The first lines of templates that go on past them (`Entry.first_line`), as columns over those entries only:
+    `entry` is each one's index into the entries."""
+    found = [(i, entry.first_line) for i, entry in enumerate(index.entries) if entry.first_line]
+    return {"entry": [i for i, _ in found], "regex": [regexes.of(line) for _, line in found],
+            "anchors": [" ".join(sorted(line.anchor_words)) for _, line in found],
+            "anchor_key": [index.line_anchor_key[i] for i, _ in found],
+            "literal_length": [line.literal_length for _, line in found]}
 
 
 def _columns(entries: list[dict[str, Any]]) -> dict[str, Any]:

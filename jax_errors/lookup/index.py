@@ -8,9 +8,11 @@ was worded so. Sites that raise the same class with the same template give one r
 all; a traceback's frames pick the site.
 
 A message that a template fully matches scores 0.9 to 1.0 (more literal text matched, higher).
-A reworded message (another jax version, or a template with opaque pieces) falls back to fuzzy
-matching on the skeleton, and on messages the error was seen raising (by a reproduction case or
-a JAX test), and scores below 0.9. Below MATCH_FLOOR nothing is shown: no card matches.
+A message whose first line fits the first line of a template that goes on for more lines (a
+long message pasted by its first line) scores below 0.85. A reworded message (another jax
+version, or a template with opaque pieces) falls back to fuzzy matching on the skeleton, and on
+messages the error was seen raising (by a reproduction case or a JAX test), and scores below
+0.9. Below MATCH_FLOOR nothing is shown: no card matches.
 
 Both searches look only where the message's words point: a template is tried when the rarest of
 the words it must contain is in the message, a skeleton when it shares enough uncommon words.
@@ -36,6 +38,7 @@ from jax_errors.template import (
     TEMPLATE_FLAGS,
     Template,
     accepts_any_text,
+    first_line,
     folded,
     required_words,
     template_pattern,
@@ -57,6 +60,11 @@ STRONG_LITERAL = 40
 COVERAGE_WEIGHT = 0.1
 FUZZY_CEILING = 0.85
 FUZZY_FLOOR = 0.5
+# A message whose first line fits the first line of a template that goes on (`Entry.first_line`) scores that
+# line's template score times FIRST_LINE_CEILING: as much as a message that is a skeleton's first sentences.
+FIRST_LINE_CEILING = FUZZY_CEILING
+# The fewest words a template's first line must hold to be matched alone.
+FIRST_LINE_MIN_WORDS = 4
 # ... and for a message bearing XLA's marks (see `origin`).
 XLA_FUZZY_FLOOR = 0.8
 PATH_BONUS = 0.05
@@ -82,6 +90,9 @@ COMMON_WORD_MIN = 10
 # or to one of its file raising another class (a check given its own exception class) this alike.
 RESEMBLANCE = 0.6
 RESEMBLANCE_OTHER_CLASS = 0.9
+# ... and, of none there, to one of its class anywhere whose message opens with at least this many of its words.
+OPENING_MIN_WORDS = 6
+OPENING_WORD = re.compile(r"[^\W_]+")
 # Scores of at least HIGH are high confidence, of at least MEDIUM medium, lower ones low (README "Lookup").
 CONFIDENCE = {"high": 0.9, "medium": 0.75}
 # Results scoring below this are not shown (see README "Lookup" for the calibration).
@@ -165,6 +176,16 @@ class Entry:
     def anchor_words(self) -> frozenset[str]:
         """Words of the template's literal text that any message it produces must contain (`required_words`)."""
         return required_words(self.template)
+
+    @cached_property
+    def first_line(self) -> Entry | None:
+        """The entry as the first line of its template reads, when the template goes on past it and that line holds
+        FIRST_LINE_MIN_WORDS words any message has: a message pasted by its first line (`first_line_of`) fits it."""
+        head = first_line(self.template)
+        if head is None:
+            return None
+        entry = dataclasses.replace(self, template=head)
+        return entry if entry.literal_length and len(entry.anchor_words) >= FIRST_LINE_MIN_WORDS else None
 
     @cached_property
     def lead(self) -> str:
@@ -288,21 +309,18 @@ class LookupIndex:
             if entry.card_id == entry.error_id:
                 siblings.setdefault(entry.group_key, []).append(index)
         anchor_key = anchor_keys(entries)
-        by_anchor: dict[str, list[int]] = {}
-        unanchored: list[int] = []
-        for index, entry in enumerate(entries):
-            if not entry.literal_length:
-                continue  # nothing literal to match: only fuzzy matching can find it
-            key = anchor_key[index]
-            if key is None:
-                unanchored.append(index)
-            else:
-                by_anchor.setdefault(key, []).append(index)
+        by_anchor, unanchored = anchored([i for i, entry in enumerate(entries) if entry.literal_length], anchor_key)
+        with_line = [i for i, entry in enumerate(entries) if entry.first_line]
+        line_key: list[str | None] = [None] * len(entries)
+        for index, key in zip(with_line, anchor_keys([entries[i].first_line for i in with_line]), strict=True):
+            line_key[index] = key
+        by_line_anchor, unanchored_lines = anchored(with_line, line_key)
         keys, owners = fuzzy_keys(entries)
         self._fill(entries, [e.error_id for e in entries], raised, {
             "siblings": [group for group in siblings.values() if len(group) > 1], "anchor_key": anchor_key,
-            "by_anchor": by_anchor, "unanchored": unanchored, "fuzzy_keys": keys, "fuzzy_owners": owners,
-            "common_words": sorted(common_words(keys)),
+            "by_anchor": by_anchor, "unanchored": unanchored, "line_anchor_key": line_key,
+            "by_line_anchor": by_line_anchor, "unanchored_lines": unanchored_lines, "fuzzy_keys": keys,
+            "fuzzy_owners": owners, "common_words": sorted(common_words(keys)),
         })
 
     def _fill(self, entries: Sequence[Entry], ids: list[str], raised: frozenset[str], prepared: dict) -> None:
@@ -313,6 +331,9 @@ class LookupIndex:
         self.anchor_key = prepared["anchor_key"]
         self._by_anchor = prepared["by_anchor"]
         self._unanchored = prepared["unanchored"]
+        self.line_anchor_key = prepared["line_anchor_key"]
+        self._by_line_anchor = prepared["by_line_anchor"]
+        self._unanchored_lines = prepared["unanchored_lines"]
         self.fuzzy_keys, self.fuzzy_owners = prepared["fuzzy_keys"], prepared["fuzzy_owners"]
         self.common_words = frozenset(prepared["common_words"])
         self._postings: dict[str, list[int]] = {}
@@ -324,7 +345,9 @@ class LookupIndex:
         """What the index derived from its entries, as plain values: `from_prepared` takes it instead of deriving it."""
         groups = dict.fromkeys(self._siblings.values())
         return {"siblings": [list(group) for group in groups], "anchor_key": self.anchor_key,
-                "by_anchor": self._by_anchor, "unanchored": self._unanchored, "fuzzy_keys": self.fuzzy_keys,
+                "by_anchor": self._by_anchor, "unanchored": self._unanchored,
+                "line_anchor_key": self.line_anchor_key, "by_line_anchor": self._by_line_anchor,
+                "unanchored_lines": self._unanchored_lines, "fuzzy_keys": self.fuzzy_keys,
                 "fuzzy_owners": self.fuzzy_owners, "common_words": sorted(self.common_words)}
 
     @classmethod
@@ -362,10 +385,17 @@ class LookupIndex:
         for message in dict.fromkeys((query.message, without_status(query.message))):
             words = frozenset(message.split())
             text = folded(message)
-            for index in self._template_candidates(words):
+            for index in _candidates(self._by_anchor, self._unanchored, words):
                 entry = self.entries[index]
                 if index not in found and entry.anchor_words <= words and entry.regex.fullmatch(text):
                     found[index] = (template_score(entry, message), "template")
+        line = first_line_of(query.message)
+        words = frozenset(line.split())
+        text = folded(line)
+        for index in _candidates(self._by_line_anchor, self._unanchored_lines, words):
+            head = self.entries[index].first_line
+            if index not in found and head.anchor_words <= words and head.regex.fullmatch(text):
+                found[index] = (FIRST_LINE_CEILING * template_score(head, line), "first-line")
         # XLA's own words are no Python raise: only a close wording may stand for them.
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
         for index, ratio in self._fuzzy(normalize(without_status(query.message)), limit * FUZZY_CANDIDATES):
@@ -379,13 +409,6 @@ class LookupIndex:
         if entry.card_id != entry.error_id:
             return ()
         return tuple(self.entries[i] for i in self._siblings.get(self._position[entry.error_id], ()))
-
-    def _template_candidates(self, words: frozenset[str]) -> list[int]:
-        """Entries whose rarest anchor word is in the message, and those without anchor words, in entry order."""
-        candidates = set(self._unanchored)
-        for word in words:
-            candidates.update(self._by_anchor.get(word, ()))
-        return sorted(candidates)
 
     def _fuzzy(self, key: str, count: int) -> list[tuple[int, float]]:
         """The `count` entries whose best ratio over their shortlisted fuzzy keys is highest: (index, ratio).
@@ -531,11 +554,18 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
 
     A wording whose lineage went on before it was removed leads where its last wording
     (`Entry.ends_as`) leads: that one reads like today's error, the first may not.
+
+    Of neither, one raising the same class of JAX's own that opens with the same words (`same_opening`):
+    such a class names one kind of error wherever it is raised (`ConcretizationTypeError`'s message, made
+    by `raise_concretization_error` in `jax/core.py` until jax 0.2.9, is raised in `jax/_src/core.py` today).
     """
     live: dict[str, list[Entry]] = {}
+    of_class: dict[str, list[Entry]] = {}
     for entry in entries:
         if entry.live_id == entry.error_id:
             live.setdefault(entry.path, []).append(entry)
+            if "." in entry.exc_class:  # a class JAX defines: builtins are named bare
+                of_class.setdefault(entry.exc_class.rpartition(".")[2], []).append(entry)
     resolved: dict[str, Entry] = {}
     for entry in entries:
         if entry.live_id is None and entry.until is not None:
@@ -550,12 +580,40 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
         end = resolved.get(entry.ends_as) if entry.live_id is None and entry.ends_as else None
         if end is not None and end.live_id is not None:
             resolved[error_id] = dataclasses.replace(entry, live_id=end.live_id)
+        elif entry.live_id is None and entry.until is not None and "." in entry.exc_class:
+            same = same_opening(entry, of_class.get(entry.exc_class.rpartition(".")[2], []))
+            if same is not None:
+                resolved[error_id] = dataclasses.replace(entry, live_id=same.error_id)
     # A removed error's earlier wordings (`build.earlier_wordings`) lead where it now leads.
     for error_id, entry in resolved.items():
         target = resolved.get(entry.live_id) if entry.live_id not in (None, error_id) else None
         if target is not None and target.live_id not in (None, target.error_id):
             resolved[error_id] = dataclasses.replace(entry, live_id=target.live_id)
     return list(resolved.values())
+
+
+def same_opening(entry: Entry, others: list[Entry]) -> Entry | None:
+    """Of `others`, the one whose message opens with the words `entry`'s opens with, OPENING_MIN_WORDS of them or
+    more, up to the first placeholder of either (`opening_words`): the longest such opening, then the smallest id."""
+    opening = opening_words(entry.template)
+    shared = []
+    for other in others:
+        theirs = opening_words(other.template)
+        length = min(len(opening), len(theirs))
+        if length >= OPENING_MIN_WORDS and opening[:length] == theirs[:length]:
+            shared.append((-length, other.error_id, other))
+    return min(shared, key=lambda item: item[:2])[2] if shared else None
+
+
+def opening_words(template: Template) -> list[str]:
+    """The words a template's messages open with: of its literal text up to the first placeholder or optional part,
+    in lower case, punctuation left out."""
+    text = []
+    for part in template.parts:
+        if part.kind != "lit":
+            break
+        text.append(part.text)
+    return OPENING_WORD.findall("".join(text).lower())
 
 
 def through_handlers(entries: list[Entry]) -> list[Entry]:
@@ -593,6 +651,33 @@ def handled_classes(site: RaiseSite) -> tuple[str, ...]:
     if site.guard_kind != "except" or not site.guard:
         return ()
     return tuple(sorted({name.rpartition(".")[2] for name in DOTTED_NAME.findall(site.guard)}))
+
+
+def _candidates(by_anchor: dict[str, list[int]], unanchored: list[int], words: frozenset[str]) -> list[int]:
+    """The entries whose rarest anchor word (`by_anchor`) is among `words`, and `unanchored`, in entry order."""
+    candidates = set(unanchored)
+    for word in words:
+        candidates.update(by_anchor.get(word, ()))
+    return sorted(candidates)
+
+
+def anchored(indexes: Iterable[int], keys: Sequence[str | None]) -> tuple[dict[str, list[int]], list[int]]:
+    """Entries (`indexes`) by their anchor key (`keys`, by entry), and those without one, in entry order."""
+    by_anchor: dict[str, list[int]] = {}
+    unanchored: list[int] = []
+    for index in indexes:
+        key = keys[index]
+        if key is None:
+            unanchored.append(index)
+        else:
+            by_anchor.setdefault(key, []).append(index)
+    return by_anchor, unanchored
+
+
+def first_line_of(message: str) -> str:
+    """A message's first line that is not blank, without the whitespace at its ends."""
+    lines = message.strip().splitlines()
+    return lines[0].strip() if lines else ""
 
 
 def anchor_keys(entries: list[Entry]) -> list[str | None]:

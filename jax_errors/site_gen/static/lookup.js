@@ -239,6 +239,15 @@
       }
     }
     var regexes = new Array(count);
+    // lookup.py's first-line pass: the first lines of templates that go on past them, as columns over those entries.
+    var firstLines = record.first_lines || {entry: [], regex: [], anchors: [], anchor_key: [], literal_length: []};
+    var byLineAnchor = new Map(), unanchoredLines = [];
+    firstLines.entry.forEach(function (entry, row) {
+      var key = firstLines.anchor_key[row];
+      if (key === null) unanchoredLines.push(row);
+      else (byLineAnchor.get(key) || byLineAnchor.set(key, []).get(key)).push(row);
+    });
+    var lineRegexes = new Array(firstLines.entry.length), lineAnchors = new Array(firstLines.entry.length);
 
     function normalize(s) {
       return text.split(s.replace(values, " ")).join(" ").toLowerCase();
@@ -306,10 +315,17 @@
       return needed.every(function (w) { return words.has(w); });
     }
 
-    function templateCandidates(words) {
-      var candidates = new Set(unanchored);
-      words.forEach(function (w) { (byAnchor.get(w) || []).forEach(function (i) { candidates.add(i); }); });
-      return Array.from(candidates).sort(function (a, b) { return a - b; });
+    // lookup.py's _candidates: those whose rarest anchor word the message holds, and those without one, in order.
+    function candidates(anchored, unanchoredOnes, words) {
+      var found = new Set(unanchoredOnes);
+      words.forEach(function (w) { (anchored.get(w) || []).forEach(function (i) { found.add(i); }); });
+      return Array.from(found).sort(function (a, b) { return a - b; });
+    }
+
+    // lookup.py's first_line_of: the first line that is not blank, without the whitespace at its ends.
+    function firstLineOf(message) {
+      var lines = splitlines(text.strip(message));
+      return lines.length ? text.strip(lines[0]) : "";
     }
 
     function templateScore(entry, message) {
@@ -348,10 +364,23 @@
       variants.forEach(function (message) {
         var words = new Set(text.split(message));
         var spaced = text.split(message).join(" ");  // folded, as template.folded does; \s is a space there
-        templateCandidates(words).forEach(function (index) {
+        candidates(byAnchor, unanchored, words).forEach(function (index) {
           if (found.has(index) || !hasAll(words, anchorsOf(index))) return;
           if (regexOf(index).test(spaced)) found.set(index, [templateScore(entryAt(index), message), "template"]);
         });
+      });
+      var line = firstLineOf(query.message);
+      var lineWords = new Set(text.split(line)), lineSpaced = text.split(line).join(" ");
+      // Rows of firstLines are in entry order, as lookup.py's candidates are.
+      candidates(byLineAnchor, unanchoredLines, lineWords).forEach(function (row) {
+        var index = firstLines.entry[row];
+        var needed = lineAnchors[row] || (lineAnchors[row] = firstLines.anchors[row] ? firstLines.anchors[row].split(" ") : []);
+        if (found.has(index) || !hasAll(lineWords, needed)) return;
+        var regex = lineRegexes[row] || (lineRegexes[row] = new RegExp(firstLines.regex[row], "u"));
+        if (regex.test(lineSpaced)) {
+          var score = templateScore({literal_length: firstLines.literal_length[row]}, line);
+          found.set(index, [scoring.first_line_ceiling * score, "first-line"]);
+        }
       });
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
       fuzzy(normalize(withoutStatus(query.message)), limit * scoring.fuzzy_candidates).forEach(function (pair) {
@@ -483,7 +512,8 @@
       score.className = "lookup-score lookup-" + m.how;
       score.textContent = pyRound(m.score, 3).toFixed(3);
       score.title = confidence(m.score, record) + " confidence: " +
-        (m.how === "template" ? "the message fits this template" : "a similar wording");
+        (m.how === "template" ? "the message fits this template" :
+         m.how === "first-line" ? "its first line fits this template's" : "a similar wording");
       var meta = document.createElement("span");
       meta.className = "lookup-meta";
       var notes = [m.entry.class + " · " + m.entry.path + ":" + m.entry.line];
