@@ -239,14 +239,16 @@ def first_line(template: Template) -> Template | None:
 
     A user often has only a long message's first line at hand: an issue's title, a notebook's last line.
     """
-    depth = 0
+    depth, blank = 0, True  # blank: nothing but whitespace before (a message's leading line breaks start no line)
     for index, part in enumerate(template.parts):
         depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0
-        if depth == 0 and part.kind == "lit" and "\n" in part.text:
-            head, _, rest = part.text.partition("\n")
+        text = part.text.lstrip() if blank and part.kind == "lit" else part.text
+        if depth == 0 and part.kind == "lit" and "\n" in text:
+            head, _, rest = text.partition("\n")
             if not rest.strip() and index == len(template.parts) - 1:
                 return None  # a line break that ends the message starts no further line
             return Template(template.parts[:index] + ((Part("lit", head),) if head else ()), template.forms)
+        blank = blank and part.kind == "lit" and not part.text.strip()
     return None
 
 

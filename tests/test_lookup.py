@@ -320,3 +320,6 @@ def test_a_long_messages_first_line_finds_its_card(index):
     assert first.entry.template.text.startswith("Encountered an unexpected tracer.")
     bonus = RAISED_BONUS if first.entry.error_id in index.raised else 0.0
     assert first.score == round(FIRST_LINE_CEILING * template_score(first.entry.first_line, line) + bonus, 4)
+    # behind a status code, as the template pass reads it too
+    [coded, *_] = index.lookup(Query("INTERNAL: " + line, "UnexpectedTracerError"))
+    assert (coded.entry.error_id, coded.how) == (first.entry.error_id, "first-line")

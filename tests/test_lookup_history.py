@@ -513,6 +513,8 @@ def test_a_removed_error_of_a_jax_class_leads_to_one_of_its_class_that_opens_ali
     """`raise_concretization_error` in `jax/core.py` worded ConcretizationTypeError's message until jax 0.2.9; no
     lineage reaches the class's raises in `jax/_src/core.py`, whose message opens with the same words. A builtin
     class names no one kind of error, and fewer than OPENING_MIN_WORDS shared words are no opening."""
+    import dataclasses
+
     from jax_errors.lookup.index import OPENING_MIN_WORDS, Entry, with_resembling_successors
     from jax_errors.template import Part, Template
 
@@ -534,3 +536,9 @@ def test_a_removed_error_of_a_jax_class_leads_to_one_of_its_class_that_opens_ali
     other = entry("e" * 16, "jax.core.TracerArrayConversionError", [("lit", opening + "!")], "jax/core.py", False)
     led = {e.error_id: e.live_id for e in with_resembling_successors([today, removed, builtin, short, other])}
     assert led == {"a" * 16: "a" * 16, "b" * 16: "a" * 16, "c" * 16: None, "d" * 16: None, "e" * 16: None}
+    # A wording whose lineage ended as the removed one follows it there, whichever comes first.
+    ended = dataclasses.replace(entry("f" * 16, "jax.core.ConcretizationTypeError", [("lit", "Concrete value needed: "),
+                                                                                      ("expr", "x")], "jax/api.py",
+                                      False), ends_as="b" * 16)
+    for order in ([ended, removed, today], [today, removed, ended]):
+        assert {e.error_id: e.live_id for e in with_resembling_successors(order)}["f" * 16] == "a" * 16

@@ -206,6 +206,8 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     got = page.evaluate("""async ([queries, traceback]) => {
         const matcher = await window.jaxErrorsLookup.load();
         for (let i = 0; i < matcher.count; i++) if (matcher.entryAt(i).regex) matcher.regexOf(i);  // every regex compiles
+        const record = await (await fetch("api/lookup.json")).json();
+        record.first_lines.regex.forEach(r => new RegExp(r, "u"));  // and every first line's
         const rank = q => matcher.lookup(q).map(%s);
         return queries.map(rank).concat([rank(traceback)]);
     }""" % JS_RANK, [queries, TRACEBACK])

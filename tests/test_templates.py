@@ -191,6 +191,8 @@ def test_a_templates_first_line_is_its_parts_up_to_the_first_line_break_every_me
     assert not template_regex(leak).fullmatch("Encountered an unexpected tracer of type float32[].")
 
     assert first_line(template('f"shapes {a} and {b} differ"')) is None  # one line: no first line of more
+    assert first_line(template('"\\nAs of JAX 0.4.0, JAX only supports TPU VMs.\\nSee the docs."')).text == (
+        "As of JAX 0.4.0, JAX only supports TPU VMs.")  # a leading line break starts no line
     assert first_line(template('f"shapes {a} and {b} differ\\n"')) is None  # a final line break starts no line
     # A line break in an optional part is not in every message: the first line runs on past it.
     sometimes = template('"bad carry" + (":\\nthe shapes differ" if x else "") + f" in {name}\\nfix it"')

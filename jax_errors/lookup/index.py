@@ -9,7 +9,7 @@ all; a traceback's frames pick the site.
 
 A message that a template fully matches scores 0.9 to 1.0 (more literal text matched, higher).
 A message whose first line fits the first line of a template that goes on for more lines (a
-long message pasted by its first line) scores below 0.85. A reworded message (another jax
+long message pasted by its first line) scores up to 0.85 before the bonuses below. A reworded message (another jax
 version, or a template with opaque pieces) falls back to fuzzy matching on the skeleton, and on
 messages the error was seen raising (by a reproduction case or a JAX test), and scores below
 0.9. Below MATCH_FLOOR nothing is shown: no card matches.
@@ -92,6 +92,8 @@ RESEMBLANCE = 0.6
 RESEMBLANCE_OTHER_CLASS = 0.9
 # ... and, of none there, to one of its class anywhere whose message opens with at least this many of its words.
 OPENING_MIN_WORDS = 6
+# A class JAX defines, by its dotted path (builtins are named bare; `e.with_traceback` is no class).
+JAX_CLASS = re.compile(r"[A-Za-z_][\w.]*\.[A-Z]\w*")
 OPENING_WORD = re.compile(r"[^\W_]+")
 # Scores of at least HIGH are high confidence, of at least MEDIUM medium, lower ones low (README "Lookup").
 CONFIDENCE = {"high": 0.9, "medium": 0.75}
@@ -389,13 +391,13 @@ class LookupIndex:
                 entry = self.entries[index]
                 if index not in found and entry.anchor_words <= words and entry.regex.fullmatch(text):
                     found[index] = (template_score(entry, message), "template")
-        line = first_line_of(query.message)
-        words = frozenset(line.split())
-        text = folded(line)
-        for index in _candidates(self._by_line_anchor, self._unanchored_lines, words):
-            head = self.entries[index].first_line
-            if index not in found and head.anchor_words <= words and head.regex.fullmatch(text):
-                found[index] = (FIRST_LINE_CEILING * template_score(head, line), "first-line")
+        for line in dict.fromkeys(first_line_of(message) for message in (query.message, without_status(query.message))):
+            words = frozenset(line.split())
+            text = folded(line)
+            for index in _candidates(self._by_line_anchor, self._unanchored_lines, words):
+                head = self.entries[index].first_line
+                if index not in found and head.anchor_words <= words and head.regex.fullmatch(text):
+                    found[index] = (FIRST_LINE_CEILING * template_score(head, line), "first-line")
         # XLA's own words are no Python raise: only a close wording may stand for them.
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
         for index, ratio in self._fuzzy(normalize(without_status(query.message)), limit * FUZZY_CANDIDATES):
@@ -564,7 +566,7 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
     for entry in entries:
         if entry.live_id == entry.error_id:
             live.setdefault(entry.path, []).append(entry)
-            if "." in entry.exc_class:  # a class JAX defines: builtins are named bare
+            if JAX_CLASS.fullmatch(entry.exc_class):
                 of_class.setdefault(entry.exc_class.rpartition(".")[2], []).append(entry)
     resolved: dict[str, Entry] = {}
     for entry in entries:
@@ -576,14 +578,23 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
             if best is not None:
                 entry = dataclasses.replace(entry, live_id=best[1].error_id)
         resolved[entry.error_id] = entry
+
+    def opening_alike(entry: Entry) -> Entry:
+        if entry.live_id is not None or entry.until is None or not JAX_CLASS.fullmatch(entry.exc_class):
+            return entry
+        same = same_opening(entry, of_class.get(entry.exc_class.rpartition(".")[2], []))
+        return entry if same is None else dataclasses.replace(entry, live_id=same.error_id)
+
+    # Lineage ends first (an error with no `ends_as`), so that the errors ending as them read them settled.
+    for error_id, entry in resolved.items():
+        if not entry.ends_as:
+            resolved[error_id] = opening_alike(entry)
     for error_id, entry in resolved.items():
         end = resolved.get(entry.ends_as) if entry.live_id is None and entry.ends_as else None
         if end is not None and end.live_id is not None:
             resolved[error_id] = dataclasses.replace(entry, live_id=end.live_id)
-        elif entry.live_id is None and entry.until is not None and "." in entry.exc_class:
-            same = same_opening(entry, of_class.get(entry.exc_class.rpartition(".")[2], []))
-            if same is not None:
-                resolved[error_id] = dataclasses.replace(entry, live_id=same.error_id)
+        elif entry.ends_as:
+            resolved[error_id] = opening_alike(entry)
     # A removed error's earlier wordings (`build.earlier_wordings`) lead where it now leads.
     for error_id, entry in resolved.items():
         target = resolved.get(entry.live_id) if entry.live_id not in (None, error_id) else None

@@ -369,18 +369,22 @@
           if (regexOf(index).test(spaced)) found.set(index, [templateScore(entryAt(index), message), "template"]);
         });
       });
-      var line = firstLineOf(query.message);
-      var lineWords = new Set(text.split(line)), lineSpaced = text.split(line).join(" ");
-      // Rows of firstLines are in entry order, as lookup.py's candidates are.
-      candidates(byLineAnchor, unanchoredLines, lineWords).forEach(function (row) {
-        var index = firstLines.entry[row];
-        var needed = lineAnchors[row] || (lineAnchors[row] = firstLines.anchors[row] ? firstLines.anchors[row].split(" ") : []);
-        if (found.has(index) || !hasAll(lineWords, needed)) return;
-        var regex = lineRegexes[row] || (lineRegexes[row] = new RegExp(firstLines.regex[row], "u"));
-        if (regex.test(lineSpaced)) {
-          var score = templateScore({literal_length: firstLines.literal_length[row]}, line);
-          found.set(index, [scoring.first_line_ceiling * score, "first-line"]);
-        }
+      var lines = [firstLineOf(query.message), firstLineOf(withoutStatus(query.message))];
+      if (lines[1] === lines[0]) lines.pop();
+      lines.forEach(function (line) {
+        var lineWords = new Set(text.split(line)), lineSpaced = text.split(line).join(" ");
+        // Rows of firstLines are in entry order, as lookup.py's candidates are.
+        candidates(byLineAnchor, unanchoredLines, lineWords).forEach(function (row) {
+          var index = firstLines.entry[row];
+          var needed = lineAnchors[row] ||
+            (lineAnchors[row] = firstLines.anchors[row] ? firstLines.anchors[row].split(" ") : []);
+          if (found.has(index) || !hasAll(lineWords, needed)) return;
+          var regex = lineRegexes[row] || (lineRegexes[row] = new RegExp(firstLines.regex[row], "u"));
+          if (regex.test(lineSpaced)) {
+            var score = templateScore({literal_length: firstLines.literal_length[row]}, line);
+            found.set(index, [scoring.first_line_ceiling * score, "first-line"]);
+          }
+        });
       });
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
       fuzzy(normalize(withoutStatus(query.message)), limit * scoring.fuzzy_candidates).forEach(function (pair) {
