@@ -194,12 +194,7 @@ class Entry:
         """The literal text every message of the template starts with (up to its first placeholder or optional
         part), folded, at most LEAD_CHARS characters: of two results of one score, the one whose lead
         the message follows further comes first."""
-        text = []
-        for part in self.template.parts:
-            if part.kind != "lit":
-                break
-            text.append(part.text)
-        return folded("".join(text))[:LEAD_CHARS]
+        return folded(leading_text(self.template))[:LEAD_CHARS]
 
     @cached_property
     def fuzzy_key(self) -> str:
@@ -617,14 +612,18 @@ def same_opening(entry: Entry, others: list[Entry]) -> Entry | None:
 
 
 def opening_words(template: Template) -> list[str]:
-    """The words a template's messages open with: of its literal text up to the first placeholder or optional part,
-    in lower case, punctuation left out."""
+    """The words a template's messages open with (`leading_text`), in lower case, punctuation left out."""
+    return OPENING_WORD.findall(leading_text(template).lower())
+
+
+def leading_text(template: Template) -> str:
+    """The literal text every message of the template starts with: up to its first placeholder or optional part."""
     text = []
     for part in template.parts:
         if part.kind != "lit":
             break
         text.append(part.text)
-    return OPENING_WORD.findall("".join(text).lower())
+    return "".join(text)
 
 
 def through_handlers(entries: list[Entry]) -> list[Entry]:
