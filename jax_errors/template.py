@@ -160,6 +160,44 @@ def optional(template: Template) -> Template:
     return _grouped(template, "opt_begin")
 
 
+# The placeholder a class's wrapping message (`Wording`) holds where the message passed to the class goes: no
+# Python expression reads so, so no message's own placeholder is taken for it.
+WRAPPED = "<message>"
+# The text of the marker opening the lines a wrapping class appends to every message (`wrapped_in`).
+APPENDED = "appended by its class"
+
+
+def wraps(template: Template) -> bool:
+    """Whether a class's message wraps the one passed to it (`wrapped_in`): it holds a WRAPPED placeholder."""
+    return Part("expr", WRAPPED) in template.parts
+
+
+def wrapped_in(wrapper: Template, message: Template) -> Template:
+    """`message` as a class that wraps it raises it: put where `wrapper` holds WRAPPED.
+
+    What the wrapper adds after the message on lines of its own is optional here: every message has
+    it, but a pasted one often stops before it (`_JAXErrorMixin`'s `See https://docs.jax.dev/...`
+    line, under a traceback's last line).
+    """
+    index = wrapper.parts.index(Part("expr", WRAPPED))
+    after = Template(wrapper.parts[index + 1:])
+    if after.parts and after.parts[0].kind == "lit" and after.parts[0].text[:1] == "\n":
+        after = _grouped(after, "opt_begin", APPENDED)
+    joined = Template(wrapper.parts[:index]) + message + after
+    return Template(joined.parts, message.forms)
+
+
+def without_appended(template: Template) -> Template:
+    """The template without the lines a wrapping class appends (`wrapped_in`): what the message itself says."""
+    parts, depth = [], 0
+    for part in template.parts:
+        if depth or part == Part("opt_begin", APPENDED):
+            depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0
+            continue
+        parts.append(part)
+    return EMPTY + Template(tuple(parts), template.forms) if len(parts) < len(template.parts) else template
+
+
 def alternatives(templates: list[Template]) -> Template:
     """One of several templates (branches of a conditional, returns of a helper): each an optional part, its
     opening marker's text `one of N` (`ONE_OF`), N the number of templates with parts, `or none` added when
@@ -485,12 +523,18 @@ class Wording:
         return cls(templates, makes)
 
     def splices(self, template: Template, exc_class: str | None) -> tuple[Template, str | None, list[str | None]]:
-        """What `as_raised` puts into a raise's template: its class's words when the raise spells none (the
-        template then, and the class's path, else None), then, for each part of that template, the function
-        whose words replace the part, an opaque call of it (else None)."""
-        by_class = self._path(exc_class) if not template.has_words else None
-        if by_class is not None:
-            template = self.templates[by_class]
+        """What `as_raised` puts into a raise's template: its class's words when the raise spells none, or, of a
+        class that wraps the message passed in (`wraps`), the raise's words wrapped (the template then, and the
+        class's path, else None); then, for each part of that template, the function whose words replace the
+        part, an opaque call of it (else None). A class's wrapping around a raise of no words adds nothing."""
+        by_class = self._path(exc_class)
+        words = self.templates[by_class] if by_class is not None else None
+        if words is not None and wraps(words) and template.has_words:
+            template = wrapped_in(words, template)
+        elif words is not None and not wraps(words) and not template.has_words:
+            template = words
+        else:
+            by_class = None
         return template, by_class, [self._called(p.text) if p.kind == "opaque" else None for p in template.parts]
 
     def words_from(self, template: Template, exc_class: str | None) -> tuple[str, ...]:

@@ -100,8 +100,16 @@ def test_cards_say_in_words_what_the_class_words(crawled_db):
     [bool_card] = [c for c in cards if c.site.qualname == "concretization_function_error.<locals>.error"
                    and c.class_name == "TracerBoolConversionError"]
     assert bool_card.site.template == "{arg}"
-    assert bool_card.template.text == "Attempted boolean conversion of {tracer._error_repr()}.{tracer._origin_msg()}"
+    # _JAXErrorMixin, which the class's base mixes in, appends a line naming the class's documentation.
+    assert bool_card.template.text == (
+        "Attempted boolean conversion of {tracer._error_repr()}.{tracer._origin_msg()}"
+        "\nSee https://docs.jax.dev/en/latest/101/errors.html#jax.errors.TracerBoolConversionError")
     assert bool_card.title == "Attempted boolean conversion of …"
+    # A raise that spells its own words keeps them, and the mixin's line follows them.
+    leaks = [c for c in cards if c.class_name == "UnexpectedTracerError" and c.site.template.startswith("Encountered")]
+    assert leaks and all(c.template.text.startswith(c.site.template) and c.template.text.endswith(
+        "\nSee https://docs.jax.dev/en/latest/101/errors.html#jax.errors.UnexpectedTracerError") for c in leaks)
+    assert all(c.worded_by == ("jax._src.errors.UnexpectedTracerError",) for c in leaks)
     assert all("<locals>" not in c.title and c.title.strip("… ") for c in cards)
     # jit's path: pjit.py calls stages._device_assignment_mismatch_error, a helper of another module.
     [devices] = [c for c in cards if c.location.path == "jax/_src/pjit.py" and c.site.template.startswith("{stages.")]

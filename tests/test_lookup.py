@@ -323,3 +323,17 @@ def test_a_long_messages_first_line_finds_its_card(index):
     # behind a status code, as the template pass reads it too
     [coded, *_] = index.lookup(Query("INTERNAL: " + line, "UnexpectedTracerError"))
     assert (coded.entry.error_id, coded.how) == (first.entry.error_id, "first-line")
+
+
+def test_a_jax_error_class_s_whole_message_fits_its_template_with_or_without_its_docs_line(index):
+    """`_JAXErrorMixin` ends every message with a line naming the class's documentation: the card's template
+    holds it, so the whole message fits the template; pasted without that line, the message fits it too."""
+    message = leaked_tracer_message()
+    body, docs = message.rsplit("\n", 1)
+    assert docs == "See https://docs.jax.dev/en/latest/101/errors.html#jax.errors.UnexpectedTracerError"
+    [whole, *_] = index.lookup(Query(message, "UnexpectedTracerError"))
+    [cut, *_] = index.lookup(Query(body, "UnexpectedTracerError"))
+    assert (whole.how, cut.how) == ("template", "template") and whole.entry.error_id == cut.entry.error_id
+    assert whole.entry.template.text.endswith("\n" + docs)
+    # The docs line is not counted among the template's words: the whole message's coverage is a little lower.
+    assert min(whole.score, cut.score) >= 0.95

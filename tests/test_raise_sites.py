@@ -66,6 +66,94 @@ def test_qualnames_follow_python():
     assert [s.qualname for s in sites()][2:5] == ["check", "Mesh.__init__.<locals>.inner", "Mesh.__init__"]
 
 
+JAX_ERROR_CLASSES = textwrap.dedent('''
+    class _JAXErrorMixin:
+      _error_page = 'https://docs.jax.dev/en/latest/101/errors.html'
+      _module_name = "jax.errors"
+
+      def __init__(self, message: str):
+        error_page = self._error_page
+        module_name = self._module_name
+        class_name = self.__class__.__name__
+        error_msg = f'{message}\\nSee {error_page}#{module_name}.{class_name}'
+        super().__init__(error_msg)
+
+    class JAXTypeError(_JAXErrorMixin, TypeError):
+      pass
+
+    class ConcretizationTypeError(JAXTypeError):
+      def __init__(self, tracer, context=""):
+        super().__init__(f"Abstract tracer value encountered where concrete value is expected: {tracer}\\n{context}")
+
+    class NonConcreteBooleanIndexError(JAXTypeError):
+      def __init__(self, tracer):
+        super().__init__(f"Array boolean indices must be concrete; got {tracer}\\n")
+
+    class TracerBoolConversionError(ConcretizationTypeError):
+      def __init__(self, tracer):
+        JAXTypeError.__init__(self, f"Attempted boolean conversion of {tracer}.")
+
+    class UnexpectedTracerError(JAXTypeError):
+      def __init__(self, msg: str):
+        super().__init__(msg)
+
+    class KeyReuseError(JAXTypeError):
+      pass
+''')
+DOCS = "\nSee https://docs.jax.dev/en/latest/101/errors.html#jax.errors."
+
+
+def test_jax_error_classes_record_the_line_their_mixin_appends():
+    """`_JAXErrorMixin.__init__` appends a line naming the class's documentation to every message, of class
+    attributes and the raised class's own name; each class's words (or a message passed in) come first."""
+    from jax_errors.template import APPENDED, WRAPPED, Part, without_appended
+
+    sites = {s.exc_expr: s for s in extract_raise_sites(JAX_ERROR_CLASSES, "jax/_src/errors.py")}
+    assert "_JAXErrorMixin" not in sites  # a class of no bases is a mixin, never raised
+    assert {s.kind for s in sites.values()} == {"class_message"}
+    bool_words = sites["TracerBoolConversionError"].template
+    # Through `JAXTypeError.__init__`, which it names: not ConcretizationTypeError's words.
+    assert bool_words.text == "Attempted boolean conversion of {tracer}." + DOCS + "TracerBoolConversionError"
+    assert Part("opt_begin", APPENDED) in bool_words.parts
+    assert without_appended(bool_words).text == "Attempted boolean conversion of {tracer}."
+    # Under `super()`, ConcretizationTypeError's words; the tracer inside words is no message passed through.
+    assert sites["ConcretizationTypeError"].template.text.endswith("{context}" + DOCS + "ConcretizationTypeError")
+    assert sites["NonConcreteBooleanIndexError"].template.text.startswith("Array boolean indices must be concrete")
+    # A message passed in, by `__init__(self, msg)` or by the mixin's own, inherited without an `__init__`.
+    for name in ("UnexpectedTracerError", "KeyReuseError", "JAXTypeError"):
+        assert sites[name].template.parts[0] == Part("expr", WRAPPED)
+        assert sites[name].template.text.endswith(DOCS + name)
+
+
+def test_a_raise_of_a_wrapping_class_reads_its_words_then_the_class_s_line():
+    from jax_errors.template import Part, Template, Wording, as_raised, template_regex
+
+    classes = {s.exc_expr: s for s in extract_raise_sites(JAX_ERROR_CLASSES, "jax/_src/errors.py")}
+    wording = Wording({f"jax._src.errors.{name}": site.template for name, site in classes.items()})
+    own = Template((Part("lit", "Encountered an unexpected tracer. "), Part("expr", "detail")))
+    raised = as_raised(own, "jax._src.errors.UnexpectedTracerError", wording)
+    assert raised.text == "Encountered an unexpected tracer. {detail}" + DOCS + "UnexpectedTracerError"
+    leak_class = "jax._src.errors.UnexpectedTracerError"
+    assert wording.words_from(own, leak_class) == (leak_class,)
+    # The whole message fits, and so does one pasted without the class's line.
+    regex = template_regex(raised)
+    assert regex.fullmatch("Encountered an unexpected tracer. It leaked." + DOCS + "UnexpectedTracerError")
+    assert regex.fullmatch("Encountered an unexpected tracer. It leaked.")
+    # Fuzzy matching and a match's coverage read the raise's words alone: a message pasted without the line,
+    # or with it, is weighed against those.
+    from jax_errors.lookup.index import Entry, skeleton_key
+    assert skeleton_key(raised) == skeleton_key(own) == "encountered an unexpected tracer."
+    assert Entry("a", "E", raised, "p.py", 1, "s").literal_length == Entry("a", "E", own, "p.py", 1, "s").literal_length
+    # A raise of no words of its own gets no words from a class that only wraps: it stays as it was.
+    bare = Template((Part("expr", "msg"),))
+    assert as_raised(bare, "jax._src.errors.UnexpectedTracerError", wording) is bare
+    # A raise of no words of a class that builds its own: the class's words, its line included.
+    bool_words = classes["TracerBoolConversionError"].template
+    assert as_raised(bare, "jax.errors.TracerBoolConversionError", wording) is bool_words
+    # A class of another module that does not wrap leaves a worded raise as it is.
+    assert as_raised(own, "ValueError", wording) is own
+
+
 def test_exception_classes_resolve_through_imports():
     assert [s.exc_class for s in sites()] == [
         "ValueError", "TypeError", "jax._src.core.ConcretizationTypeError", "jax._src.sample.LocalError",

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from jax_errors.crawler.assignments import FunctionBody
+from jax_errors.crawler.class_words import ClassWords, InitMessage, class_words
 from jax_errors.crawler.imports import ImportTable, module_imports
 from jax_errors.crawler.messages import MessageResolver, ModuleFunctions, bind_arguments
 from jax_errors.crawler.statements import Scope, StatementVisitor, iter_statements, parse_source
@@ -16,7 +17,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "14"
+EXTRACTOR_VERSION = "15"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 
@@ -97,6 +98,8 @@ class RaiseSiteVisitor(StatementVisitor):
         self.functions = ModuleFunctions(tree, "\n".join(lines))
         self._bodies: dict[ast.AST, FunctionBody] = {}
         self._maker_bindings: dict[ast.AST, dict[str, list[tuple[int, int, ast.Call | None]]]] = {}
+        self._class_words: dict[str, ClassWords] = {}  # the module's classes read so far, by name
+        self._init_messages: dict[ast.ClassDef, InitMessage] = {}
 
     def new_scope(self, name: str, node: ast.AST) -> _Scope:
         return _Scope(name, node)
@@ -105,26 +108,55 @@ class RaiseSiteVisitor(StatementVisitor):
     def visit_functiondef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.visit_scope(node, node.name)
         owner = self.scopes[-1]
-        if node.name == "__init__" and isinstance(owner.node, ast.ClassDef) and owner.node.bases:
-            self._record_class_message(owner.node, node)
+        if node.name == "__init__" and isinstance(owner.node, ast.ClassDef):
+            self._read_init_message(owner.node, node)
         elif isinstance(owner.node, ast.Module) and self.functions.defs.get(node.name) is node:
             self._record_function_message(node)
 
-    def _record_class_message(self, cls: ast.ClassDef, init: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        """Record `super().__init__(message)` (or `Base.__init__(self, message)`) of an exception class."""
+    def visit_classdef(self, node: ast.ClassDef) -> None:
+        super().visit_classdef(node)
+        self._record_class_message(node)
+
+    def _read_init_message(self, cls: ast.ClassDef, init: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        """Read the message an `__init__` passes to its base's: `super().__init__(message)` or `Base.__init__(self,
+        message)`."""
         self.scopes.append(_Scope(init.name, init))
         try:
             for stmt in iter_statements(init, into_scopes=False):
-                message = _base_init_message(stmt)
-                if message is None:
-                    continue
-                template = self._resolver(stmt).template(message)
-                if template.has_words:
-                    self.sites.append(self._site(stmt, "class_message", f"{self.imports.module}.{cls.name}",
-                                                 cls.name, template, None, None))
-                return
+                passed = _base_init_message(stmt)
+                if passed is not None:
+                    message, base = passed
+                    parameters = [a.arg for a in (*init.args.posonlyargs, *init.args.args)][1:]
+                    template = _with_locals_spelled(self._resolver(stmt).template(message), init)
+                    self._init_messages[cls] = InitMessage(template,
+                                                           parameters[0] if parameters else None, base, stmt,
+                                                           init)
+                    return
         finally:
             self.scopes.pop()
+
+    def _record_class_message(self, cls: ast.ClassDef) -> None:
+        """Record the message an exception class makes (`class_words`): words it builds, or words it puts around a
+        message passed in. Bases are those of the module; a class without bases is a mixin, read but not recorded."""
+        at_module = isinstance(self.scopes[-1].node, ast.Module)
+        bases = [self._class_words[b.id] for b in cls.bases
+                 if at_module and isinstance(b, ast.Name) and b.id in self._class_words]
+        init = self._init_messages.pop(cls, None)
+        named_base = self._class_words.get(init.base) if at_module and init and init.base else None
+        made = class_words(cls, bases, init, named_base)
+        if at_module:
+            self._class_words[cls.name] = made
+        template = made.named(cls.name)
+        if not cls.bases or template is None or not template.has_words:
+            return
+        self.scopes.append(_Scope(cls.name, cls))
+        if init is not None:
+            self.scopes.append(_Scope("__init__", init.function))
+        try:
+            self.sites.append(self._site(init.statement if init else cls, "class_message",
+                                         f"{self.imports.module}.{cls.name}", cls.name, template, None, None))
+        finally:
+            del self.scopes[-2 if init is not None else -1:]
 
     def _record_function_message(self, function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Record the message a module function words (a string, or a factory's exception), for raises in other modules."""
@@ -399,8 +431,22 @@ def _is_exception_name(dotted: str) -> bool:
     return dotted.rpartition(".")[2].endswith(("Error", "Exception", "Warning", "Exit", "Interrupt"))
 
 
-def _base_init_message(stmt: ast.stmt) -> ast.expr | None:
-    """The message argument of `super().__init__(msg)` or `Base.__init__(self, msg)`, if `stmt` is one."""
+def _with_locals_spelled(template: Template, function: ast.FunctionDef | ast.AsyncFunctionDef) -> Template:
+    """A template whose placeholders name locals the function sets once, at its top, to an attribute or a call
+    (`error_page = self._error_page`): those placeholders spelled as that value, which the class may know."""
+    values: dict[str, list[ast.expr]] = {}
+    for stmt in function.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            values.setdefault(stmt.targets[0].id, []).append(stmt.value)
+    spelled = {name: ast.unparse(found[0]) for name, found in values.items()
+               if len(found) == 1 and isinstance(found[0], (ast.Attribute, ast.Call))}
+    return Template(tuple(Part("expr", spelled[p.text]) if p.kind == "expr" and p.text in spelled else p
+                          for p in template.parts), template.forms)
+
+
+def _base_init_message(stmt: ast.stmt) -> tuple[ast.expr, str | None] | None:
+    """The message argument of `super().__init__(msg)` or `Base.__init__(self, msg)`, if `stmt` is one, and the base
+    named (None under `super()`)."""
     if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)):
         return None
     call = stmt.value
@@ -408,7 +454,7 @@ def _base_init_message(stmt: ast.stmt) -> ast.expr | None:
     if not (isinstance(func, ast.Attribute) and func.attr == "__init__"):
         return None
     if isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name) and func.value.func.id == "super":
-        return call.args[0] if call.args else None
+        return (call.args[0], None) if call.args else None
     if isinstance(func.value, (ast.Name, ast.Attribute)) and len(call.args) >= 2:
-        return call.args[1]  # Base.__init__(self, message)
+        return call.args[1], ast.unparse(func.value)  # Base.__init__(self, message)
     return None

@@ -42,6 +42,7 @@ from jax_errors.template import (
     folded,
     required_words,
     template_pattern,
+    without_appended,
 )
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ class Entry:
         """The length of the template's literal text; 0 when its regex matches any text, which then proves nothing."""
         if accepts_any_text(self.template):
             return 0
-        return sum(len(p.text.strip()) for p in self.template.parts if p.kind == "lit")
+        return sum(len(p.text.strip()) for p in without_appended(self.template).parts if p.kind == "lit")
 
     @cached_property
     def anchor_words(self) -> frozenset[str]:
@@ -292,8 +293,9 @@ def normalize(text: str) -> str:
 
 
 def skeleton_key(template: Template) -> str:
-    """A template's skeleton as fuzzy matching sees it: placeholders and values dropped."""
-    return normalize(template.skeleton.replace("{}", " "))
+    """A template's skeleton as fuzzy matching sees it: placeholders and values dropped, and the lines a class
+    appends to every message (`without_appended`), which a pasted message often leaves out."""
+    return normalize(without_appended(template).skeleton.replace("{}", " "))
 
 
 class LookupIndex:

@@ -25,8 +25,9 @@ from jax_errors.lookup.index import LookupIndex
 # class led to the clause handling it, fewer common words in a small catalogue, the history line's links; 7: earlier
 # wordings made by other modules, the class a maker or factory makes, functions moved alone; 8: one of several
 # messages matched as one of them, its anchor words those every choice holds; 9: each choice one alternative of the
-# regex, also where no placeholder is in it; 10: templates' first lines, by their own anchor words).
-FORMAT = 10
+# regex, also where no placeholder is in it; 10: templates' first lines, by their own anchor words; 11: the line a
+# wrapping class appends, left out of fuzzy keys and literal lengths).
+FORMAT = 11
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 

@@ -31,7 +31,7 @@ from jax_errors.site_gen.links import (
     relative_root,
 )
 from jax_errors.snapshots import is_commit, short_commit
-from jax_errors.template import MARKERS
+from jax_errors.template import APPENDED, MARKERS
 
 SITE_NAME = "jax-errors"
 # Raw HTML in curated Markdown is shown as text: knowledge files are data, not markup.
@@ -51,6 +51,8 @@ _GROUPS = {
     "opt_begin": '<span class="opt" title="added only on some paths">',
     "rep_begin": '<span class="opt rep" title="added any number of times, by a loop">',
 }
+# The lines a wrapping class adds (`template.wrapped_in`): every message has them, so not bracketed as optional.
+_APPENDED = '<span class="appended" title="added to every message by its class">'
 
 
 def message(parts: list[list[str]]) -> Markup:
@@ -63,7 +65,7 @@ def message(parts: list[list[str]]) -> Markup:
             out.append(str(escape(text)))
         elif kind in _GROUPS:
             depth += 1
-            out.append(_GROUPS[kind])
+            out.append(_APPENDED if (kind, text) == ("opt_begin", APPENDED) else _GROUPS[kind])
         elif kind in MARKERS:
             if depth:
                 depth -= 1

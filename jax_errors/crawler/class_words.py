@@ -1,0 +1,99 @@
+"""What an exception class's constructor makes of its message: words it builds, or words it puts around one passed in.
+
+JAX's error classes build or wrap their messages in `__init__`. `TracerBoolConversionError(tracer)`
+builds `Attempted boolean conversion of ...`; every class mixing in `_JAXErrorMixin` adds a line
+that points to its documentation, `f'{message}\\nSee {error_page}#{module_name}.{class_name}'`, of
+class attributes and the raised class's own name. So `raise UnexpectedTracerError("...")` shows its
+words, then that line.
+
+A class's bases are followed within its module: JAX defines its error classes and their mixin
+together (`jax/_src/errors.py`), and Python defines a module's base classes before the classes
+built on them, so one pass over the module in source order sees each base first.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from jax_errors.template import EMPTY, WRAPPED, Part, Template, wrapped_in
+
+# `self.__class__.__name__` in a constructor's message: the name of the class raised, which may be a subclass.
+_CLASS_NAME = frozenset({"self.__class__.__name__", "type(self).__name__"})
+_ATTRIBUTE = re.compile(r"(?:self|type\(self\)|self\.__class__)\.(\w+)")
+
+
+@dataclass(frozen=True)
+class ClassWords:
+    """The message one exception class's constructor makes: its own words, or the words around a message passed in."""
+
+    words: Template | None = None
+    wraps: Template | None = None  # holding WRAPPED where the message passed in goes
+    attributes: Mapping[str, str] = field(default_factory=dict)  # its string class attributes, its bases' included
+
+    def named(self, name: str) -> Template | None:
+        """The message as class `name` raises it: its attributes and own name written in. None when it makes no
+        words of its own and adds none around a message (`super().__init__(msg)` alone)."""
+        template = self.words if self.words is not None else self.wraps
+        if template is None or template.parts == (Part("expr", WRAPPED),):
+            return None
+        parts = []
+        for part in template.parts:
+            attribute = _ATTRIBUTE.fullmatch(part.text) if part.kind == "expr" else None
+            if part.kind == "expr" and part.text in _CLASS_NAME:
+                part = Part("lit", name)
+            elif attribute is not None and attribute.group(1) in self.attributes:
+                part = Part("lit", self.attributes[attribute.group(1)])
+            parts.append(part)
+        return EMPTY + Template(tuple(parts), template.forms)
+
+
+@dataclass(frozen=True)
+class InitMessage:
+    """The message a class's `__init__` hands to a base's: `super().__init__(message)` or `Base.__init__(self, ...)`."""
+
+    template: Template
+    parameter: str | None  # the `__init__`'s first parameter after `self`
+    base: str | None  # the base named, or None for `super()`
+    statement: ast.stmt
+    function: ast.FunctionDef | ast.AsyncFunctionDef  # the `__init__`
+
+
+def class_words(node: ast.ClassDef, bases: list[ClassWords], init: InitMessage | None,
+                named_base: ClassWords | None = None) -> ClassWords:
+    """What class `node` makes of its message, from its module's bases (in the class's order) and its own `__init__`.
+
+    A message passed through (`__init__(self, msg)` handing on `msg`, alone or followed by more) is wrapped:
+    by the class's own words around it, then by those of the base whose `__init__` it calls (`named_base`, or
+    under `super()` the first base that wraps). A class without an `__init__` makes what its first base that
+    makes any does.
+    """
+    attributes: dict[str, str] = {}
+    for base in reversed(bases):
+        attributes.update(base.attributes)
+    attributes.update(string_attributes(node))
+    if init is None:
+        inherited = next((b for b in bases if b.words is not None or b.wraps is not None), ClassWords())
+        return ClassWords(inherited.words, inherited.wraps, attributes)
+    parent = named_base if init.base is not None else next((b for b in bases if b.wraps is not None), None)
+    around = parent.wraps if parent is not None else None
+    template = init.template
+    first = template.parts[0] if template.parts else None
+    if first is not None and first.kind in ("expr", "opaque") and first.text == init.parameter:
+        own = Template((Part("expr", WRAPPED), *template.parts[1:]), template.forms)
+        return ClassWords(None, wrapped_in(around, own) if around else own, attributes)
+    return ClassWords(wrapped_in(around, template) if around else template, None, attributes)
+
+
+def string_attributes(node: ast.ClassDef) -> dict[str, str]:
+    """The class attributes its body sets to a string: `_error_page = 'https://...'`."""
+    found = {}
+    for stmt in node.body:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] if isinstance(stmt, ast.AnnAssign) \
+            else []
+        value = getattr(stmt, "value", None)
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            found.update((t.id, value.value) for t in targets if isinstance(t, ast.Name))
+    return found
