@@ -335,7 +335,7 @@ def lookup(message, limit, as_json, db) -> None:
     import json
 
     from jax_errors.lookup.index import parse_query
-    from jax_errors.lookup.origin import NO_CARD, NO_SITE, looks_raised_in_xla
+    from jax_errors.lookup.origin import no_card_verdict
     from jax_errors.lookup.stored import stored_index
 
     text = message if message is not None else sys.stdin.read()
@@ -343,7 +343,7 @@ def lookup(message, limit, as_json, db) -> None:
         raise click.UsageError("give a MESSAGE or paste a traceback on stdin")
     query = parse_query(text)
     matches = stored_index(existing_catalogue(db)).lookup(query, limit=limit)
-    verdict = None if matches else NO_SITE if looks_raised_in_xla(query) else NO_CARD
+    verdict = None if matches else no_card_verdict(query)
     if as_json:
         click.echo(json.dumps({"verdict": verdict, "matches": [
             {"error_id": m.entry.error_id, "score": m.score, "confidence": m.confidence, "how": m.how,
@@ -397,7 +397,7 @@ def explain(query, index, db, base_url, knowledge_dir, cases_dir, limit) -> None
     from jax_errors.explainer.settings import read_settings
     from jax_errors.explainer.terminal import print_card
     from jax_errors.lookup.index import parse_query
-    from jax_errors.lookup.origin import NO_CARD, NO_SITE, looks_raised_in_xla
+    from jax_errors.lookup.origin import no_card_verdict
 
     text = query if query is not None else sys.stdin.read()
     if not text.strip():
@@ -405,7 +405,7 @@ def explain(query, index, db, base_url, knowledge_dir, cases_dir, limit) -> None
     settings = read_settings(index=index, db=db, base_url=base_url, knowledge=knowledge_dir, cases=cases_dir)
     found = explain_error(text, limit=limit, settings=settings)
     if not found:
-        click.echo(NO_SITE if looks_raised_in_xla(parse_query(text)) else NO_CARD)
+        click.echo(no_card_verdict(parse_query(text)))
         return
     print_card(Console(), found[0], found[1:])
 

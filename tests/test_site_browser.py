@@ -266,6 +266,17 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
     assert earlier[0][3] == "jax-v0.0.1" and index.entry(earlier[0][0]).path == "jax/_src/tracers.py"  # a class's
     assert len(made[0][5]) == 2 and index.entry(made[0][0]).exc_class == "ValueError"  # what makers make
     assert got == expected
+    # What the page says when no card matches: raised inside XLA, by the Python interpreter, or neither.
+    record = lookup_record(catalogue)
+    said = page.evaluate("""([record, texts]) => {
+        const matcher = window.jaxErrorsLookup.Matcher(record);
+        return texts.map(t => {
+            const q = matcher.parseQuery(t);
+            return [matcher.lookup(q).length, matcher.noCardMessage(q)];
+        });
+    }""", [record, ["XlaRuntimeError: INTERNAL: an op with no lowering", "ModuleNotFoundError: No module named 'jax.maps'",
+                    "ValueError: nothing in this catalogue reads like these words"]])
+    assert said == [[0, record["messages"][kind]] for kind in ("xla", "python", "none")]
     assert page.errors == []
 
 

@@ -87,6 +87,7 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "match_floor": lookup.MATCH_FLOOR, "confidence": lookup.CONFIDENCE, "limit": 5,
         },
         "messages": {"xla": origin.NO_SITE[:1].upper() + origin.NO_SITE[1:] + ".",
+                     "python": origin.NO_RAISE[:1].upper() + origin.NO_RAISE[1:] + ".",
                      "none": origin.NO_CARD[:1].upper() + origin.NO_CARD[1:] + "; try the full-text search below."},
         "syntax": {
             "space": python_space(),
@@ -96,6 +97,8 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "status_prefix": js_regex(origin.STATUS_PREFIX.pattern, origin.STATUS_PREFIX.flags),
             "cpp_words": js_regex(origin.CPP_WORDS.pattern, origin.CPP_WORDS.flags),
             "runtime_classes": sorted(origin.RUNTIME_CLASSES),
+            "python_words": "^(?:" + js_regex(origin.PYTHON_WORDS.pattern, origin.PYTHON_WORDS.flags) + ")$",
+            "python_classes": sorted(origin.PYTHON_CLASSES),
         },
         "count": len(index.entries),
         "card_href": card_path("{id}"),

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import fuzz
 
 from jax_errors.exceptions import QueryTooLongError
-from jax_errors.lookup.origin import looks_raised_in_xla, without_status
+from jax_errors.lookup.origin import looks_raised_by_python, looks_raised_in_xla, without_status
 from jax_errors.template import (
     TEMPLATE_FLAGS,
     Template,
@@ -395,7 +395,10 @@ class LookupIndex:
                 head = self.entries[index].first_line
                 if index not in found and head.anchor_words <= words and head.regex.fullmatch(text):
                     found[index] = (FIRST_LINE_CEILING * template_score(head, line), "first-line")
-        # XLA's own words are no Python raise: only a close wording may stand for them.
+        # XLA's own words are no Python raise: only a close wording may stand for them. The interpreter's are no raise
+        # of jax either, and they are short and alike: none that a template does not fit stands for them.
+        if looks_raised_by_python(query):
+            return self._results(found, query, limit)
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
         for index, ratio in self._fuzzy(normalize(without_status(query.message)), limit * FUZZY_CANDIDATES):
             score = FUZZY_CEILING * ratio / 100

@@ -189,6 +189,8 @@
     var statusPrefix = new RegExp(syntax.status_prefix, "u");
     var cppWords = new RegExp(syntax.cpp_words, "u");
     var runtimeClasses = new Set(syntax.runtime_classes);
+    var pythonWords = new RegExp(syntax.python_words, "u");
+    var pythonClasses = new Set(syntax.python_classes);
     var text = pyText(syntax.space);
     // api/lookup.json's entries are columns, coded ones indexes into record.values; an entry's object is made
     // when lookup reaches it (a candidate, a result, a site), not for every entry at load.
@@ -259,6 +261,16 @@
 
     function looksRaisedInXla(query) {
       return runtimeClasses.has(query.excClass) || statusPrefix.test(query.message) || cppWords.test(query.message);
+    }
+
+    function looksRaisedByPython(query) {
+      return (query.excClass === null || pythonClasses.has(query.excClass)) && pythonWords.test(firstLineOf(query.message));
+    }
+
+    // origin.py's no_card_verdict, as the search page words it.
+    function noCardMessage(query) {
+      return looksRaisedInXla(query) ? record.messages.xla : looksRaisedByPython(query) ? record.messages.python
+        : record.messages.none;
     }
 
     // lookup.py's unquoted: a message pasted as a JSON string is the text it encodes.
@@ -386,6 +398,7 @@
           }
         });
       });
+      if (looksRaisedByPython(query)) return results(found, query, limit);
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
       fuzzy(normalize(withoutStatus(query.message)), limit * scoring.fuzzy_candidates).forEach(function (pair) {
         var score = scoring.fuzzy_ceiling * pair[1] / 100;
@@ -478,7 +491,7 @@
     }
 
     return {count: count, entryAt: entryAt, parseQuery: parseQuery, lookup: lookup, normalize: normalize, regexOf: regexOf,
-            looksRaisedInXla: looksRaisedInXla, record: record};
+            looksRaisedInXla: looksRaisedInXla, noCardMessage: noCardMessage, record: record};
   }
 
   // The search page ------------------------------------------------------------------------------
@@ -550,8 +563,7 @@
         var query = matcher.parseQuery(pasted);
         var matches = matcher.lookup(query);
         render(list, matches, matcher.record);
-        say(matches.length ? "" : matcher.looksRaisedInXla(query) ? matcher.record.messages.xla
-          : matcher.record.messages.none);
+        say(matches.length ? "" : matcher.noCardMessage(query));
       }, function (error) { say("Template lookup is unavailable: " + error.message); });
     };
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 150); });
