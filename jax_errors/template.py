@@ -462,20 +462,41 @@ def _holds_choice(item: Part | _Group) -> bool:
 
 
 def _linear(items: tuple[Part | _Group, ...], names: Iterator[str]) -> str:
-    """One sequence as a regex: literal stretches between placeholders, each middle one atomic."""
+    """One sequence as a regex: literal stretches between placeholders, each middle one atomic.
+
+    A placeholder reads any text, but one that is a class's name (`{type(x).__name__}`,
+    `{self.__class__.__name__}`) only a dotted name: `{self.__class__.__name__} has no attribute
+    {name}` is no template of `'str' object has no attribute 'obj'`.
+    """
     stretches: list[list[str]] = [[]]
+    holes: list[str] = []  # the regex of the placeholders before each stretch after the first
     for item in items:
         if not _is_hole(item):
             stretches[-1].append(_stretch_regex(item))
         elif stretches[-1] or len(stretches) == 1:  # placeholders next to each other read as one
             stretches.append([])
+            holes.append(_hole_regex(item))
+        elif holes[-1] != _hole_regex(item):
+            holes[-1] = ANY_TEXT
     if len(stretches) == 1:
         return "".join(stretches[0])
     middle = []
-    for stretch in stretches[1:-1]:
+    for hole, stretch in zip(holes, stretches[1:-1]):
         name = next(names)
-        middle.append(f"(?=(?P<{name}>.*?{''.join(stretch)}))(?P={name})")
-    return "".join(stretches[0]) + "".join(middle) + ".*?" + "".join(stretches[-1])
+        middle.append(f"(?=(?P<{name}>{hole}{''.join(stretch)}))(?P={name})")
+    return "".join(stretches[0]) + "".join(middle) + holes[-1] + "".join(stretches[-1])
+
+
+ANY_TEXT = ".*?"
+CLASS_NAME_TEXT = r"[\w.<>]*?"
+# A placeholder whose value is a class's name: `type(x).__name__`, `x.__class__.__name__`, `type(x).__qualname__`.
+_CLASS_NAME = re.compile(r"(?:type\(.*\)|.*\.__class__)\.__(?:qual)?name__")
+
+
+def _hole_regex(item: Part | _Group) -> str:
+    """What a placeholder reads: a dotted name for a class's name, else any text."""
+    is_name = isinstance(item, Part) and item.kind == "expr" and _CLASS_NAME.fullmatch(item.text) is not None
+    return CLASS_NAME_TEXT if is_name else ANY_TEXT
 
 
 def _stretch_regex(item: Part | _Group) -> str:

@@ -198,3 +198,21 @@ def test_a_templates_first_line_is_its_parts_up_to_the_first_line_break_every_me
     sometimes = template('"bad carry" + (":\\nthe shapes differ" if x else "") + f" in {name}\\nfix it"')
     assert first_line(sometimes).parts == sometimes.parts[:-1]
     assert template_regex(first_line(sometimes)).fullmatch("bad carry in scan")
+
+
+def test_a_class_s_name_in_a_message_reads_only_a_dotted_name():
+    """`Tracer.__getattr__` raises `{self.__class__.__name__} has no attribute {name}`: the class's name is one word,
+    so Python's own `'str' object has no attribute 'obj'` is no message of it. A function's name may be anything
+    (jax names wrapped functions `jit(f)`), and so may a value beside a class's name."""
+    getattr_words = build_template(ast.parse(
+        'f"{self.__class__.__name__} has no attribute {name}"', mode="eval").body)
+    regex = template_regex(getattr_words)
+    assert regex.fullmatch("DynamicJaxprTracer has no attribute sharding")
+    assert regex.fullmatch("jax._src.core.Foo.<locals>.Bar has no attribute x")
+    assert not regex.fullmatch("'str' object has no attribute 'obj'")
+    of_type = template_regex(build_template(ast.parse('f"got {type(x).__name__} for {y}"', mode="eval").body))
+    assert of_type.fullmatch("got ArrayImpl for (3,)") and not of_type.fullmatch("got <class 'int'> for 3")
+    function = template_regex(build_template(ast.parse('f"invalid value in {fun.__name__}"', mode="eval").body))
+    assert function.fullmatch("invalid value in jit(convert_element_type)")
+    beside = template_regex(build_template(ast.parse('f"got {type(x).__name__}{rest} here"', mode="eval").body))
+    assert beside.fullmatch("got int and more here")
