@@ -488,7 +488,7 @@ def _linear(items: tuple[Part | _Group, ...], names: Iterator[str]) -> str:
 
 
 ANY_TEXT = ".*?"
-CLASS_NAME_TEXT = r"[\w.<>]*?"
+CLASS_NAME_TEXT = r"[\w.<>']*?"  # quoted too: `%r` and `{!r}` leave no `!r` in the placeholder's text
 # A placeholder whose value is a class's name: `type(x).__name__`, `x.__class__.__name__`, `type(x).__qualname__`.
 _CLASS_NAME = re.compile(r"(?:type\(.*\)|.*\.__class__)\.__(?:qual)?name__")
 
@@ -547,16 +547,26 @@ class Wording:
         """What `as_raised` puts into a raise's template: its class's words when the raise spells none, or, of a
         class that wraps the message passed in (`wraps`), the raise's words wrapped (the template then, and the
         class's path, else None); then, for each part of that template, the function whose words replace the
-        part, an opaque call of it (else None). A class's wrapping around a raise of no words adds nothing."""
+        part, an opaque call of it (else None). A class that only appends lines around a raise of no words (`{msg}`)
+        adds nothing: the message would then be any text."""
         by_class = self._path(exc_class)
-        words = self.templates[by_class] if by_class is not None else None
-        if words is not None and wraps(words) and template.has_words:
+        words = self.words_of(by_class) if by_class is not None else None
+        if words is not None and wraps(words) and (template.has_words or without_appended(words).has_words):
             template = wrapped_in(words, template)
         elif words is not None and not wraps(words) and not template.has_words:
             template = words
         else:
             by_class = None
         return template, by_class, [self._called(p.text) if p.kind == "opaque" else None for p in template.parts]
+
+    def words_of(self, path: str) -> Template:
+        """The words the class or function at `path` puts into a raise. A function making exceptions of a class that
+        wraps the message passed in (`core.escaped_tracer_error` makes `UnexpectedTracerError(msg)`) has its words
+        wrapped so."""
+        words = self.templates[path]
+        made = self._path(self.makes.get(path))
+        around = self.templates.get(made) if made is not None else None
+        return wrapped_in(around, words) if around is not None and wraps(around) and words.has_words else words
 
     def words_from(self, template: Template, exc_class: str | None) -> tuple[str, ...]:
         """The classes and functions, by dotted path, whose words `as_raised` puts into a raise's template."""
@@ -606,5 +616,5 @@ def as_raised(template: Template, exc_class: str | None, wording: Wording) -> Te
         return template
     parts: list[Part] = []
     for part, path in zip(template.parts, calls):
-        merge_into(parts, wording.templates[path].parts if path is not None else (part,))
+        merge_into(parts, wording.words_of(path).parts if path is not None else (part,))
     return Template(tuple(parts), template.forms)

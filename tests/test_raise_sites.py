@@ -83,7 +83,8 @@ JAX_ERROR_CLASSES = textwrap.dedent('''
 
     class ConcretizationTypeError(JAXTypeError):
       def __init__(self, tracer, context=""):
-        super().__init__(f"Abstract tracer value encountered where concrete value is expected: {tracer}\\n{context}")
+        super().__init__("Abstract tracer value encountered where concrete value is expected: "
+                         f"{tracer._error_repr()}\\n{context}")
 
     class NonConcreteBooleanIndexError(JAXTypeError):
       def __init__(self, tracer):
@@ -91,7 +92,7 @@ JAX_ERROR_CLASSES = textwrap.dedent('''
 
     class TracerBoolConversionError(ConcretizationTypeError):
       def __init__(self, tracer):
-        JAXTypeError.__init__(self, f"Attempted boolean conversion of {tracer}.")
+        JAXTypeError.__init__(self, f"Attempted boolean conversion of {tracer._error_repr()}.")
 
     class UnexpectedTracerError(JAXTypeError):
       def __init__(self, msg: str):
@@ -113,12 +114,15 @@ def test_jax_error_classes_record_the_line_their_mixin_appends():
     assert {s.kind for s in sites.values()} == {"class_message"}
     bool_words = sites["TracerBoolConversionError"].template
     # Through `JAXTypeError.__init__`, which it names: not ConcretizationTypeError's words.
-    assert bool_words.text == "Attempted boolean conversion of {tracer}." + DOCS + "TracerBoolConversionError"
+    assert bool_words.text == ("Attempted boolean conversion of {tracer._error_repr()}." + DOCS
+                               + "TracerBoolConversionError")
     assert Part("opt_begin", APPENDED) in bool_words.parts
-    assert without_appended(bool_words).text == "Attempted boolean conversion of {tracer}."
-    # Under `super()`, ConcretizationTypeError's words; the tracer inside words is no message passed through.
+    assert without_appended(bool_words).text == "Attempted boolean conversion of {tracer._error_repr()}."
+    # Under `super()`, ConcretizationTypeError's words: a method's result of the tracer is no message passed in.
     assert sites["ConcretizationTypeError"].template.text.endswith("{context}" + DOCS + "ConcretizationTypeError")
-    assert sites["NonConcreteBooleanIndexError"].template.text.startswith("Array boolean indices must be concrete")
+    # The tracer itself is: its text stands where the words put it, as a raise's argument.
+    assert sites["NonConcreteBooleanIndexError"].template.text.startswith(
+        "Array boolean indices must be concrete; got {<message>}")
     # A message passed in, by `__init__(self, msg)` or by the mixin's own, inherited without an `__init__`.
     for name in ("UnexpectedTracerError", "KeyReuseError", "JAXTypeError"):
         assert sites[name].template.parts[0] == Part("expr", WRAPPED)
@@ -264,3 +268,59 @@ def test_exception_classes_record_the_message_their_init_builds():
     assert (site.kind, site.exc_class, site.qualname) == (
         "class_message", "jax._src.errors.ConcretizationTypeError", "ConcretizationTypeError.__init__")
     assert site.template.text.startswith("Abstract tracer value encountered where concrete value is expected: {")
+
+
+def test_a_class_message_follows_its_bases_as_python_runs_them():
+    """The `__init__`'s first parameter is the message passed in wherever the words put it; `super()` runs the first
+    base's constructor (none of this module's when that base is another module's); a base named by a dotted path is
+    found by its name; a class attribute read by the class's name is written in."""
+    from jax_errors.template import Part, Template, Wording, as_raised
+
+    source = JAX_ERROR_CLASSES + textwrap.dedent('''
+        class Prefixed(JAXTypeError):
+          def __init__(self, msg):
+            super().__init__("Prefixed: " + msg)
+
+        class PythonFirst(TypeError, _JAXErrorMixin):
+          pass
+
+        class Dotted(JAXTypeError):
+          def __init__(self, tracer):
+            errors.JAXTypeError.__init__(self, f"Dotted words about {tracer._error_repr()}")
+
+        class Inconclusive(JAXTypeError):
+          _help = "\\nSee the shape polymorphism docs."
+          def __init__(self, message):
+            super().__init__(f"{message}{Inconclusive._help}")
+
+        class BadShape(ValueError):
+          def __init__(self, shape):
+            super().__init__(f"{shape} is not a valid shape")
+    ''')
+    sites = {s.exc_expr: s for s in extract_raise_sites(source, "jax/_src/errors.py")}
+    wording = Wording({f"jax._src.errors.{name}": site.template for name, site in sites.items()})
+    said = Template((Part("lit", "the words"),))
+    assert as_raised(said, "jax._src.errors.Prefixed", wording).text == "Prefixed: the words" + DOCS + "Prefixed"
+    assert "PythonFirst" not in sites  # TypeError.__init__ runs, not the mixin's
+    assert sites["Dotted"].template.text.startswith("Dotted words about {tracer._error_repr()}" + DOCS + "Dotted")
+    assert as_raised(said, "jax._src.errors.Inconclusive", wording).text == (
+        "the words\nSee the shape polymorphism docs." + DOCS + "Inconclusive")
+    # A class whose words hold the value passed in: a raise of no words reads them around its value.
+    value = Template((Part("expr", "x.shape"),))
+    assert as_raised(value, "jax._src.errors.BadShape", wording).text == "{x.shape} is not a valid shape"
+
+
+def test_a_function_making_exceptions_of_a_wrapping_class_reads_its_words_then_the_class_s_line():
+    """`raise core.escaped_tracer_error(t)` from another module: the factory's words, then the line
+    `UnexpectedTracerError` appends."""
+    from jax_errors.template import Part, Template, Wording, as_raised
+
+    classes = {s.exc_expr: s for s in extract_raise_sites(JAX_ERROR_CLASSES, "jax/_src/errors.py")}
+    factory = "jax._src.core.escaped_tracer_error"
+    words = Template((Part("lit", "Encountered an unexpected tracer. "), Part("expr", "detail")))
+    wording = Wording({"jax._src.errors.UnexpectedTracerError": classes["UnexpectedTracerError"].template,
+                       factory: words}, {factory: "jax._src.errors.UnexpectedTracerError"})
+    expected = "Encountered an unexpected tracer. {detail}" + DOCS + "UnexpectedTracerError"
+    assert as_raised(Template((Part("opaque", "t"),)), factory, wording).text == expected  # raised as the factory
+    called = Template((Part("opaque", "core.escaped_tracer_error(t)"),))
+    assert as_raised(called, None, wording).text == expected  # its call spliced into a raise

@@ -209,11 +209,19 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
         const record = await (await fetch("api/lookup.json")).json();
         record.first_lines.regex.forEach(r => new RegExp(r, "u"));  // and every first line's
         const rank = q => matcher.lookup(q).map(%s);
-        return queries.map(rank).concat([rank(traceback)]);
+        return [queries.map(rank).concat([rank(traceback)]), queries.map(q => matcher.noCardMessage(q))];
     }""" % JS_RANK, [queries, TRACEBACK])
+    got, said = got
     assert sum(1 for e in expected if e) >= 100  # the comparison covers real matches, not empty lists
     assert any(m[2] == "first-line" for e in expected for m in e)  # and first-line matches
     assert got == expected
+    # What the page says when no card matches is what the CLI says, for every message.
+    from jax_errors.lookup import origin
+
+    words = {origin.NO_SITE: "xla", origin.NO_RAISE: "python", origin.NO_CARD: "none"}
+    verdicts = [words[origin.no_card_verdict(Query(q["message"], q["excClass"]))] for q in queries]
+    messages = page.evaluate("async () => (await (await fetch('api/lookup.json')).json()).messages")
+    assert said == [messages[kind] for kind in verdicts] and {"xla", "python", "none"} <= set(verdicts)
     assert page.errors == []
 
 

@@ -22,7 +22,8 @@ from jax_errors.template import EMPTY, WRAPPED, Part, Template, wrapped_in
 
 # `self.__class__.__name__` in a constructor's message: the name of the class raised, which may be a subclass.
 _CLASS_NAME = frozenset({"self.__class__.__name__", "type(self).__name__"})
-_ATTRIBUTE = re.compile(r"(?:self|type\(self\)|self\.__class__)\.(\w+)")
+_ATTRIBUTE = re.compile(r"(self|type\(self\)|self\.__class__|[A-Za-z_]\w*)\.(\w+)")
+_OWN = ("self", "type(self)", "self.__class__")
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,11 @@ class ClassWords:
     words: Template | None = None
     wraps: Template | None = None  # holding WRAPPED where the message passed in goes
     attributes: Mapping[str, str] = field(default_factory=dict)  # its string class attributes, its bases' included
+    names: frozenset[str] = frozenset()  # its own name and its module's bases', which its methods may read by
+
+    @property
+    def makes_any(self) -> bool:
+        return self.words is not None or self.wraps is not None
 
     def named(self, name: str) -> Template | None:
         """The message as class `name` raises it: its attributes and own name written in. None when it makes no
@@ -44,8 +50,9 @@ class ClassWords:
             attribute = _ATTRIBUTE.fullmatch(part.text) if part.kind == "expr" else None
             if part.kind == "expr" and part.text in _CLASS_NAME:
                 part = Part("lit", name)
-            elif attribute is not None and attribute.group(1) in self.attributes:
-                part = Part("lit", self.attributes[attribute.group(1)])
+            elif attribute is not None and (attribute.group(1) in _OWN or attribute.group(1) in self.names) \
+                    and attribute.group(2) in self.attributes:
+                part = Part("lit", self.attributes[attribute.group(2)])
             parts.append(part)
         return EMPTY + Template(tuple(parts), template.forms)
 
@@ -61,30 +68,37 @@ class InitMessage:
     function: ast.FunctionDef | ast.AsyncFunctionDef  # the `__init__`
 
 
-def class_words(node: ast.ClassDef, bases: list[ClassWords], init: InitMessage | None,
+def class_words(node: ast.ClassDef, bases: list[ClassWords | None], init: InitMessage | None,
                 named_base: ClassWords | None = None) -> ClassWords:
-    """What class `node` makes of its message, from its module's bases (in the class's order) and its own `__init__`.
+    """What class `node` makes of its message, from its bases (in the class's order: None for a base of another
+    module, whose constructor is not read) and its own `__init__`.
 
-    A message passed through (`__init__(self, msg)` handing on `msg`, alone or followed by more) is wrapped:
-    by the class's own words around it, then by those of the base whose `__init__` it calls (`named_base`, or
-    under `super()` the first base that wraps). A class without an `__init__` makes what its first base that
-    makes any does.
+    The `__init__`'s first parameter, where the message it hands on holds it once as a value, is the message
+    passed in (`super().__init__(msg)`, `f"{message}\\nSee ..."`, `"Prefix: " + msg`): the class wraps it. Words
+    are wrapped in turn by the base whose `__init__` is called: the one named (`Base.__init__(self, ...)`), or
+    under `super()` the first base in order that makes a message, none when that is a base of another module
+    (`class E(TypeError, Mixin)` runs `TypeError.__init__`). A class without an `__init__` makes what that base
+    makes.
     """
+    known = [base for base in bases if base is not None]
     attributes: dict[str, str] = {}
-    for base in reversed(bases):
+    for base in reversed(known):
         attributes.update(base.attributes)
     attributes.update(string_attributes(node))
+    names = frozenset({node.name}).union(*(base.names for base in known))
+    first = next((base for base in bases if base is None or base.makes_any), None)
     if init is None:
-        inherited = next((b for b in bases if b.words is not None or b.wraps is not None), ClassWords())
-        return ClassWords(inherited.words, inherited.wraps, attributes)
-    parent = named_base if init.base is not None else next((b for b in bases if b.wraps is not None), None)
+        return ClassWords(first.words, first.wraps, attributes, names) if first is not None else \
+            ClassWords(attributes=attributes, names=names)
+    parent = named_base if init.base is not None else first
     around = parent.wraps if parent is not None else None
     template = init.template
-    first = template.parts[0] if template.parts else None
-    if first is not None and first.kind in ("expr", "opaque") and first.text == init.parameter:
-        own = Template((Part("expr", WRAPPED), *template.parts[1:]), template.forms)
-        return ClassWords(None, wrapped_in(around, own) if around else own, attributes)
-    return ClassWords(wrapped_in(around, template) if around else template, None, attributes)
+    passed = [i for i, p in enumerate(template.parts) if p.kind in ("expr", "opaque") and p.text == init.parameter]
+    if len(passed) == 1:
+        own = Template(template.parts[:passed[0]] + (Part("expr", WRAPPED),) + template.parts[passed[0] + 1:],
+                       template.forms)
+        return ClassWords(None, wrapped_in(around, own) if around else own, attributes, names)
+    return ClassWords(wrapped_in(around, template) if around else template, None, attributes, names)
 
 
 def string_attributes(node: ast.ClassDef) -> dict[str, str]:

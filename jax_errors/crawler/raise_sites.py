@@ -17,7 +17,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "15"
+EXTRACTOR_VERSION = "16"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 
@@ -139,10 +139,10 @@ class RaiseSiteVisitor(StatementVisitor):
         """Record the message an exception class makes (`class_words`): words it builds, or words it puts around a
         message passed in. Bases are those of the module; a class without bases is a mixin, read but not recorded."""
         at_module = isinstance(self.scopes[-1].node, ast.Module)
-        bases = [self._class_words[b.id] for b in cls.bases
-                 if at_module and isinstance(b, ast.Name) and b.id in self._class_words]
+        bases = [self._class_words.get(b.id) if at_module and isinstance(b, ast.Name) else None for b in cls.bases]
         init = self._init_messages.pop(cls, None)
-        named_base = self._class_words.get(init.base) if at_module and init and init.base else None
+        # `Base.__init__(self, ...)`, or `errors.Base.__init__(...)`: a base of the module, by its name
+        named_base = self._class_words.get(init.base.rpartition(".")[2]) if at_module and init and init.base else None
         made = class_words(cls, bases, init, named_base)
         if at_module:
             self._class_words[cls.name] = made

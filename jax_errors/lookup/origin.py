@@ -11,7 +11,9 @@ The interpreter's own messages (`No module named 'jax.experimental.export.shape_
 supported between instances of 'int' and 'NoneType'`, `list index out of range`) come from an
 import, an operator or a call in any code, the user's or jax's: no card stands for them, though a
 raise of jax may word one alike (`No module named "cloudpickle"`). Only a template such a message
-fits whole leads to a card; no merely alike wording does.
+fits (whole, or by its first line) leads to a card; no merely alike wording does. A few raises of jax
+word errors as Python does (`module 'jax' has no attribute ...`, of its lazy modules): their
+templates fit, and their cards stand.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ STATUS_PREFIX = re.compile(
 CPP_WORDS = re.compile(r"nanobind::|pybind11::|std::[a-z_]+|incompatible function arguments")
 RUNTIME_CLASSES = frozenset({"XlaRuntimeError", "JaxRuntimeError"})
 # CPython's wording of the errors its interpreter raises, each the whole first line of a message.
-PYTHON_WORDS = re.compile("|".join((
+PYTHON_WORDS = re.compile("(?:" + "|".join((
     r"No module named '[^']+'(?:; '[^']+' is not a package)?",
-    r"cannot import name '[^']+' from '[^']+'(?: \(.*\))?",
+    r"cannot import name '[^']+' from (?:partially initialized module )?'[^']+'(?: \(.*\))?",
     r"(?:module '[^']+'|type object '[^']+'|'[^']+' object) has no attribute '[^']+'",
     r"'[^']+' not supported between instances of '[^']+' and '[^']+'",
     r"unsupported operand type\(s\) for [^:]+: '[^']+' and '[^']+'",
@@ -53,12 +55,12 @@ PYTHON_WORDS = re.compile("|".join((
     r"maximum recursion depth exceeded.*",
     r"(?:integer |float )?(?:division|modulo)(?: or modulo)? by zero",
     r"(?:too many values to unpack|not enough values to unpack) \(expected \d+(?:, got \d+)?\)",
-)))
+)) + r")(?:\. Did you (?:mean: .+\?|forget to import '[^']+'\?.*))?")  # the hints Python 3.10 on adds
 PYTHON_CLASSES = frozenset({
     "AttributeError", "ImportError", "IndexError", "ModuleNotFoundError", "NameError", "RecursionError", "TypeError",
     "UnboundLocalError", "ValueError", "ZeroDivisionError"})
 NO_SITE = "raised inside XLA: no Python raise site"
-NO_RAISE = "raised by the Python interpreter itself, not by a raise in jax"
+NO_RAISE = "worded as the Python interpreter words its own errors: no raise of this catalogue words it"
 NO_CARD = "no card matches this message"
 
 

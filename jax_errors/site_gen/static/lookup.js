@@ -264,7 +264,8 @@
     }
 
     function looksRaisedByPython(query) {
-      return (query.excClass === null || pythonClasses.has(query.excClass)) && pythonWords.test(firstLineOf(query.message));
+      var ownClass = query.excClass == null || pythonClasses.has(query.excClass);
+      return ownClass && pythonWords.test(firstLineOf(query.message));
     }
 
     // origin.py's no_card_verdict, as the search page words it.
