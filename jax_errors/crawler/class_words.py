@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 
 from jax_errors.template import EMPTY, WRAPPED, Part, Template, wrapped_in
 
-# `self.__class__.__name__` in a constructor's message: the name of the class raised, which may be a subclass.
-_CLASS_NAME = frozenset({"self.__class__.__name__", "type(self).__name__"})
-_ATTRIBUTE = re.compile(r"(self|type\(self\)|self\.__class__|[A-Za-z_]\w*)\.(\w+)")
+# How a constructor's message reads its own class: an attribute through one of these, or the class's name (which may be
+# a subclass's) as `<one of these>.__name__`.
 _OWN = ("self", "type(self)", "self.__class__")
+_OWN_NAME = frozenset({"self.__class__.__name__", "type(self).__name__"})
+_ATTRIBUTE = re.compile(r"(.+)\.(\w+)")  # `owner.attribute`
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class ClassWords:
         parts = []
         for part in template.parts:
             attribute = _ATTRIBUTE.fullmatch(part.text) if part.kind == "expr" else None
-            if part.kind == "expr" and part.text in _CLASS_NAME:
+            if part.kind == "expr" and part.text in _OWN_NAME:
                 part = Part("lit", name)
             elif attribute is not None and (attribute.group(1) in _OWN or attribute.group(1) in self.names) \
                     and attribute.group(2) in self.attributes:

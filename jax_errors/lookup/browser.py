@@ -86,9 +86,8 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "first_line_ceiling": lookup.FIRST_LINE_CEILING,
             "match_floor": lookup.MATCH_FLOOR, "confidence": lookup.CONFIDENCE, "limit": 5,
         },
-        "messages": {"xla": origin.NO_SITE[:1].upper() + origin.NO_SITE[1:] + ".",
-                     "python": origin.NO_RAISE[:1].upper() + origin.NO_RAISE[1:] + ".",
-                     "none": origin.NO_CARD[:1].upper() + origin.NO_CARD[1:] + "; try the full-text search below."},
+        "messages": {"xla": _sentence(origin.NO_SITE, "."), "python": _sentence(origin.NO_RAISE, "."),
+                     "none": _sentence(origin.NO_CARD, "; try the full-text search below.")},
         "syntax": {
             "space": python_space(),
             "frame": js_regex(lookup.FRAME.pattern, lookup.FRAME.flags),
@@ -221,6 +220,11 @@ def _python_space() -> str:
         else:
             ranges.append([c, c])
     return "[" + "".join(_code(a) if a == b else f"{_code(a)}-{_code(b)}" for a, b in ranges) + "]"
+
+
+def _sentence(verdict: str, end: str) -> str:
+    """A verdict of `origin` as the search page says it: capitalized, then `end`."""
+    return verdict[:1].upper() + verdict[1:] + end
 
 
 def js_regex(pattern: str, flags: int = 0, *, space: str | None = None) -> str:
