@@ -379,3 +379,90 @@ def test_the_line_links_a_retired_error_forward_in_time_only():
     assert linked(histories(s2, s1), {"a": [(10, "reworded", "b")]}) == []  # b was raised before a's last
     errors = histories(s1, s2)
     assert linked(errors, {"a": [(10, "moved", "b")]}) == ["b"] and errors["b"].moved_from == ["a"]
+
+
+REPLICATION = '''
+    def scan_check(a, b):
+        raise Exception(f"Scan carry input and output got mismatched replication types {a} and {b}."
+                        " Please open an issue at https://github.com/jax-ml/jax/issues")
+
+    def cond_check(a):
+        raise Exception(f"The branches of cond produced mismatched replication types {a}."
+                        " Please open an issue at https://github.com/jax-ml/jax/issues")
+
+    def primitive_check(p, a):
+        raise Exception(f"Primitive {p} requires argument replication types to match, but got {a}."
+                        " Please open an issue at https://github.com/jax-ml/jax/issues")
+'''
+VARYING = REPLICATION.replace("Exception", "ValueError").replace("_check", "_rule").replace(
+    "argument replication types", "varying manual axes").replace("replication types", "varying manual axes")
+
+
+def test_a_rewrite_born_beside_the_checks_it_replaces_takes_them_over(fresh_db, git_repo):
+    """jax 0.6.0 wrote shard_map's replication checks anew as `varying manual axes` checks in other files, and
+    0.6.1 removed the old ones: each old check leads to its twin, of a narrower class."""
+    revs = [git_repo.commit({"jax/shard_map.py": REPLICATION}, "old", tag="jax-v0.0.1"),
+            git_repo.commit({"jax/shard_map.py": REPLICATION, "jax/core.py": VARYING}, "new beside", tag="jax-v0.0.2"),
+            git_repo.commit({"jax/core.py": VARYING, "jax/shard_map.py": "x = 1\n"}, "old gone", tag="jax-v0.0.3")]
+    crawl_all(fresh_db, git_repo, revs)
+    with Session(fresh_db) as session:
+        errors = catalogue_history(session).errors
+    linked = {(errors[old].error_id, new) for old in errors for new in errors[old].reworded_to}
+    words = {error_id: history.snapshots[0] for error_id, history in errors.items()}
+    assert len(linked) == 3 and all(words[old].label == "jax-v0.0.1" and words[new].label == "jax-v0.0.2"
+                                    for old, new in linked)
+    assert {errors[new].reworded_from[0] for _, new in linked} == {old for old, _ in linked}
+
+
+def _twins(olds, news, *, still_raising=frozenset(), new_last=3, born=2, old_first=1):
+    """hand_over over snapshots 1..4: `olds` first raised at `old_first`, last at 2 (retired at 3); `news` first
+    raised at `born`, last at `new_last`. Returns {old id: (kind, new id)}."""
+    from types import SimpleNamespace
+
+    from jax_errors.db.history import ErrorHistory, SnapshotDiff, hand_over
+
+    snaps = {i: SimpleNamespace(id=i) for i in range(1, 5)}
+    errors = {o.error_id: ErrorHistory(o.error_id, [snaps[i] for i in range(old_first, 3)], snaps[3]) for o in olds}
+    errors |= {n.error_id: ErrorHistory(n.error_id, [snaps[i] for i in range(born, new_last + 1)]) for n in news}
+    diffs = [SnapshotDiff(snaps[i], snaps[i + 1], added=[n for n in news if born == i + 1],
+                          removed=[o for o in olds if i + 1 == 3], reworded=[]) for i in range(1, 4)]
+    if old_first > 1:
+        diffs[old_first - 2].added.extend(olds)
+    hand_over(errors, diffs, lambda snapshot: snapshot.id,
+              lambda snapshot: set(still_raising) if snapshot.id == 3 else set())
+    return {o.error_id: ("reworded", errors[o.error_id].reworded_to) if errors[o.error_id].reworded_to
+            else ("moved", errors[o.error_id].moved_to) for o in olds
+            if errors[o.error_id].reworded_to or errors[o.error_id].moved_to}
+
+
+def test_a_twin_takes_over_a_check_in_the_same_words_or_as_one_of_a_rewrite():
+    def old(i, words, exc="Exception"):
+        return info(f"old{i}", "jax/shard_map.py", f"check{i}", exc, words)
+
+    def new(i, words, exc="ValueError"):
+        return info(f"new{i}", f"jax/new{i}.py", f"rule{i}", exc, words)
+
+    checks = ["Scan carry input and output got mismatched {} types {} and {}.",
+              "The branches of cond produced mismatched {} types. Please open an issue.",
+              "Primitive {} requires argument {} types to match, but got {}."]
+    olds = [old(i, words.replace("{} types", "replication types", 1)) for i, words in enumerate(checks)]
+    news = [new(i, words.replace("{} types", "varying types", 1)) for i, words in enumerate(checks)]
+    assert _twins(olds, news) == {f"old{i}": ("reworded", [f"new{i}"]) for i in range(3)}
+    # Two reworded alike are no rewrite: `mean does not support ...` and `nanmean ...` live side by side.
+    assert _twins(olds[:2], news[:2]) == {}
+    # The same words but for case and spacing: a twin alone takes over.
+    same = [new(0, "Scan  carry input and output got mismatched REPLICATION types {} and {}.")]
+    assert _twins(olds[:1], same) == {"old0": ("moved", ["new0"])}
+    assert _twins(olds[:1], same, new_last=2) == {}  # gone with it: nothing took over
+    assert _twins(olds[:1], same, born=3) == {"old0": ("moved", ["new0"])}  # born as it went
+    assert _twins(olds[:1], same, old_first=2) == {}  # born with it: a sibling
+    assert _twins(olds[:1], same, still_raising={("jax/shard_map.py", "check0")}) == {}  # its function still raises
+    assert _twins(olds[:1], [new(0, same[0].skeleton, exc="TypeError")]) == {"old0": ("moved", ["new0"])}
+    assert _twins([old(0, same[0].skeleton, exc="ValueError")], [new(0, same[0].skeleton, exc="TypeError")]) == {}
+    assert _twins([old(0, same[0].skeleton, exc="LookupError")], [new(0, same[0].skeleton, exc="KeyError")]) == {
+        "old0": ("moved", ["new0"])}
+    # Of two twins, the more alike takes over; each twin takes over one check.
+    exact = info("exact", "jax/exact.py", "rule", "ValueError", olds[0].skeleton)
+    assert _twins(olds, news + [exact]) == {"old0": ("moved", ["exact"]), "old1": ("reworded", ["new1"]),
+                                             "old2": ("reworded", ["new2"])}
+    assert _twins([olds[0], old(9, olds[0].skeleton)], [exact]) == {"old0": ("moved", ["exact"])}

@@ -230,7 +230,7 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
     from test_lookup_history import two_release_catalogue
 
     from jax_errors.lookup.browser import catalogue_index, lookup_record
-    from jax_errors.lookup.index import FUZZY_CEILING, parse_query
+    from jax_errors.lookup.index import FIRST_LINE_CEILING, parse_query
     from jax_errors.site_gen.catalogue import load_catalogue
 
     catalogue = load_catalogue(two_release_catalogue(git_repo, tmp_path / "catalogue.db"))
@@ -267,7 +267,8 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
     assert tied[0][1] == tied[1][1] and tied[0][4] is None and tied[1][4] == "jax-v0.0.1"  # the live card first
     assert led[0][1] == led[1][1] and led[0][0] > led[1][0]  # the message's words follow the first card's further
     assert quoted[0][0] == prefixed[0][0] and quoted[0][2] == "template"  # a JSON string is read as its text
-    assert cut[0][1] == FUZZY_CEILING and cut[0][2] == "fuzzy" and cut[1][1] < cut[0][1]  # its first sentence only
+    # its first sentence only: the template's first sentence fits it
+    assert cut[0][1] == FIRST_LINE_CEILING and cut[0][2] == "first-sentence" and cut[1][1] < cut[0][1]
     assert len(repr_quoted[0][5]) == 2  # `'{name}'` and `{name!r}` word one message
     assert handled[0][3] == "jax-v0.0.1" and index.entry(handled[0][0]).path == "jax/_src/axes.py"
     assert index.entry(handled[0][0]).template.skeleton.startswith("at vmap out_axes")  # the clause handling the class

@@ -200,6 +200,31 @@ def test_a_templates_first_line_is_its_parts_up_to_the_first_line_break_every_me
     assert template_regex(first_line(sometimes)).fullmatch("bad carry in scan")
 
 
+def test_a_templates_first_sentence_is_its_parts_up_to_the_first_sentence_end_every_message_holds():
+    """A message may be quoted up to a sentence's end (#40907 quotes `For primitive ... for shape bool[]` of a
+    message that goes on `. This error occurs at source: ...`): the template's first sentence matches it alone,
+    with its full stop or without."""
+    from jax_errors.template import first_sentence
+
+    mesh = template('f"For primitive {p}, context mesh {m} should match the aval mesh {a} for shape {s}. '
+                    'This error occurs at source: {src}"')
+    head = first_sentence(mesh)
+    assert head.skeleton == "For primitive {}, context mesh {} should match the aval mesh {} for shape {}."
+    quoted = "For primitive add, context mesh M('a': 2,\n  ...) should match the aval mesh N for shape bool[]"
+    assert template_regex(head).fullmatch(quoted) and template_regex(head).fullmatch(quoted + ".")
+    assert not template_regex(mesh).fullmatch(quoted)
+    words = first_sentence(template('"No GPU found. Falling back to CPU, as asked."'))
+    assert template_regex(words).fullmatch("No GPU found.") and not template_regex(words).fullmatch(
+        "No GPU found. Falling back")
+
+    assert first_sentence(template('f"shapes {a} and {b} differ. "')) is None  # the last sentence: no more follow
+    assert first_sentence(template('"Use arrays (e.g. np.ones) here. Lists fail."')).skeleton == (
+        "Use arrays (e.g. np.ones) here.")  # `e.g.` ends no sentence
+    # A sentence's end in an optional part is not in every message: the first sentence runs on past it.
+    sometimes = template('"bad carry" + (". The shapes differ" if x else "") + f" in {name}. Fix it."')
+    assert first_sentence(sometimes).skeleton == "bad carry. The shapes differ in {}."
+
+
 def test_a_class_s_name_in_a_message_reads_only_a_dotted_name():
     """`Tracer.__getattr__` raises `{self.__class__.__name__} has no attribute {name}`: the class's name is one word,
     so Python's own `'str' object has no attribute 'obj'` is no message of it. A function's name may be anything

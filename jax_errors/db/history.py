@@ -26,12 +26,17 @@ Each vanished id is linked to one new id at most, best match first.
 
 from __future__ import annotations
 
+import bisect
+import builtins
 import difflib
-from collections import defaultdict
+import functools
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import NamedTuple
 
+from rapidfuzz import fuzz, process
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -47,6 +52,10 @@ FILE_REWORD_SIMILARITY = 0.75
 # The sole error of a class a file lost and the sole one it gained: one check rewritten, if this alike.
 REWRITE_SIMILARITY = 0.45
 MOVE_SIMILARITY = 0.9
+# A check handed over to a twin born while it was raised (`hand_over`): skeletons at least this alike.
+HANDOVER_SIMILARITY = 0.88
+# ... worded otherwise than before, as one of a rewrite of at least this many checks of one file.
+HANDOVER_FAMILY = 3
 # One skeleton found in the other to this share (a sentence added or dropped) also counts as alike.
 CONTAINED_SHARE = 0.95
 # A skeleton shorter than this (`{}`, `bad axis {}`) says too little to follow it to another function.
@@ -201,6 +210,13 @@ def error_paths_by_snapshot(session: Session) -> dict[int, dict[str, str]]:
         if error_id not in held or path < held[error_id]:
             held[error_id] = path
     return paths
+
+
+def raising_functions(session: Session, snapshot: Snapshot) -> set[tuple[str, str]]:
+    """The functions that raise in one snapshot: (path, qualname)."""
+    return set(session.execute(
+        select(Occurrence.path, RaiseSite.qualname).distinct().join(RaiseSite, RaiseSite.id == Occurrence.site_id)
+        .where(Occurrence.snapshot_id == snapshot.id)).tuples())
 
 
 def error_infos(session: Session, snapshot: Snapshot, error_ids: set[str]) -> dict[str, ErrorInfo]:
@@ -447,8 +463,116 @@ def catalogue_history(session: Session) -> CatalogueHistory:
         after = position[history.last.id] + 1
         if after < len(snapshots):
             history.retired_since = snapshots[after]
-    link_along_the_line(histories, line_links(session), lambda snapshot: position[snapshot.id])
+    rank = lambda snapshot: position[snapshot.id]  # noqa: E731
+    link_along_the_line(histories, line_links(session), rank)
+    hand_over(histories, diffs, rank, functools.cache(lambda snapshot: raising_functions(session, snapshot)))
     return CatalogueHistory(snapshots, diffs, histories)
+
+
+class _Twin(NamedTuple):
+    """A retired error and an error that may have taken its check over (`hand_over`)."""
+
+    ratio: float
+    old: ErrorInfo
+    new: ErrorInfo
+    rewrite: tuple[str, int, int]  # (the old one's file, when it retired, when the new one was born)
+
+    @property
+    def order(self) -> tuple[float, str, str]:
+        """Most alike first, then by ids."""
+        return -self.ratio, self.old.error_id, self.new.error_id
+
+    @property
+    def same_words(self) -> bool:
+        return _plain(self.old.skeleton) == _plain(self.new.skeleton)
+
+
+def hand_over(errors: dict[str, ErrorHistory], diffs: list[SnapshotDiff], rank: Callable[[Snapshot], int],
+              raising: Callable[[Snapshot], set[tuple[str, str]]]) -> None:
+    """Retired errors that nothing links onward, linked to the twin that took their check over.
+
+    JAX often writes a check anew beside the old one and removes the old one a release or more
+    later. jax 0.6.0 raised `Scan carry input and output got mismatched varying manual axes` in
+    `loops.py`, and five more such checks elsewhere, while `shard_map.py` still raised `...
+    mismatched replication types` and the rest; those went in 0.6.1. No snapshot diff pairs them,
+    since the new ones were born before the old ones went.
+
+    A twin is an error first raised (no predecessor) after the retired one was first raised, no
+    later than its retirement, and still raised then (or linked on to what it became); of its class
+    or of a narrower one (`Exception` became `ValueError`); whose skeleton is at least
+    HANDOVER_SIMILARITY alike, case and spacing aside. The retired error's function (`raising`:
+    the functions that raise in a snapshot) must be gone: where it still raises, the check was
+    dropped or rewritten in place. An error born with the retired one is its sibling, not its
+    successor.
+
+    Words a little alike are not enough: a retired `mean does not support the out argument` is alike
+    to `nanmean ...`, which lives on beside it. A retired error hands over to a twin that words it
+    the same, or as one of a rewrite: at least HANDOVER_FAMILY errors of one file, retired together,
+    whose most alike twins were born together. Most alike first; each twin takes over one check.
+    """
+    born = sorted((rank(diff.new), info.error_id, info) for diff in diffs for info in diff.added
+                  if not errors[info.error_id].predecessors and len(info.skeleton) >= MIN_MOVED_SKELETON)
+    positions = [position for position, _, _ in born]
+    skeletons = [_plain(info.skeleton) for _, _, info in born]
+    twins: list[_Twin] = []
+    for diff in diffs:
+        retired = rank(diff.new)
+        for old in diff.removed:
+            history = errors[old.error_id]
+            if history.reworded_to or history.moved_to or len(old.skeleton) < MIN_MOVED_SKELETON:
+                continue
+            start = bisect.bisect_right(positions, rank(history.first))
+            window = skeletons[start:bisect.bisect_right(positions, retired)]
+            plain = _plain(old.skeleton)
+            found = []
+            # rapidfuzz's ratio is never below difflib's: a quick way to the few alike enough.
+            for _, _, index in process.extract(plain, window, scorer=fuzz.ratio, limit=None,
+                                               score_cutoff=100 * HANDOVER_SIMILARITY):
+                position, new_id, new = born[start + index]
+                if _lives_to(errors[new_id], retired, rank) and _narrower_or_same(old, new) and (
+                        ratio := _alike(plain, window[index], HANDOVER_SIMILARITY, contained=False)) is not None:
+                    found.append(_Twin(ratio, old, new, (old.path, retired, position)))
+            if found and (old.path, old.qualname) not in raising(diff.new):
+                twins += found
+    twins.sort(key=lambda twin: twin.order)
+    most_alike = {}
+    for twin in twins:
+        most_alike.setdefault(twin.old.error_id, twin)
+    rewrites = Counter(twin.rewrite for twin in most_alike.values())
+    taken_old: set[str] = set()
+    taken_new: set[str] = set()
+    for twin in twins:
+        old_id, new_id = twin.old.error_id, twin.new.error_id
+        if old_id in taken_old or new_id in taken_new or not (
+                twin.same_words or rewrites[twin.rewrite] >= HANDOVER_FAMILY):
+            continue
+        taken_old.add(old_id)
+        taken_new.add(new_id)
+        if twin.same_words:
+            errors[old_id].moved_to.append(new_id)
+            errors[new_id].moved_from.append(old_id)
+        else:
+            errors[old_id].reworded_to.append(new_id)
+            errors[new_id].reworded_from.append(old_id)
+
+
+def _lives_to(history: ErrorHistory, position: int, rank: Callable[[Snapshot], int]) -> bool:
+    """Whether an error, or what it became, is raised in the snapshot at `position`."""
+    return rank(history.last) >= position or bool(history.reworded_to or history.moved_to)
+
+
+def _plain(skeleton: str) -> str:
+    """A skeleton as a reader compares it: case and spacing left out (`vjp function` is `VJP function`)."""
+    return " ".join(skeleton.casefold().split())
+
+
+def _narrower_or_same(old: ErrorInfo, new: ErrorInfo) -> bool:
+    """Whether `new` raises the class `old` raised, or one that an `except` of it still catches: `Exception` catches
+    any, and a built-in class its built-in subclasses (`LookupError` catches `KeyError`)."""
+    if old.class_name == new.class_name or old.class_name == "Exception":
+        return True
+    base, narrower = getattr(builtins, old.class_name, None), getattr(builtins, new.class_name, None)
+    return isinstance(base, type) and isinstance(narrower, type) and issubclass(narrower, base)
 
 
 def line_links(session: Session) -> dict[str, list[tuple[int, str, str]]]:

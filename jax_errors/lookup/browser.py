@@ -127,13 +127,14 @@ def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Map
 
 
 def _first_lines(index: LookupIndex, regexes: KeptRegexes) -> dict[str, list]:
-    """The first lines of templates that go on past them (`Entry.first_line`), as columns over those entries only:
-    `entry` is each one's index into the entries."""
-    found = [(i, entry.first_line) for i, entry in enumerate(index.entries) if entry.first_line]
-    return {"entry": [i for i, _ in found], "regex": [regexes.of(line) for _, line in found],
-            "anchors": [" ".join(sorted(line.anchor_words)) for _, line in found],
+    """The heads of templates that go on past them (`Entry.head`: a first line, or a first sentence), as columns
+    over those entries only: `entry` is each one's index into the entries, `sentence` 1 for a first sentence."""
+    found = [(i, entry.head) for i, entry in enumerate(index.entries) if entry.head]
+    return {"entry": [i for i, _ in found], "regex": [regexes.of(head) for _, head in found],
+            "anchors": [" ".join(sorted(head.anchor_words)) for _, head in found],
             "anchor_key": [index.line_anchor_key[i] for i, _ in found],
-            "literal_length": [line.literal_length for _, line in found]}
+            "literal_length": [head.literal_length for _, head in found],
+            "sentence": [int(index.entries[i].head_how == "first-sentence") for i, _ in found]}
 
 
 def _columns(entries: list[dict[str, Any]]) -> dict[str, Any]:

@@ -8,8 +8,9 @@ was worded so. Sites that raise the same class with the same template give one r
 all; a traceback's frames pick the site.
 
 A message that a template fully matches scores 0.9 to 1.0 (more literal text matched, higher).
-A message whose first line fits the first line of a template that goes on for more lines (a
-long message pasted by its first line) scores up to 0.85 before the bonuses below. A reworded message (another jax
+A message whose first line, or whole text, fits the head of a template that goes on (its first line
+or first sentence: a long message pasted by its first line, or quoted up to a sentence's end) scores
+up to 0.85 before the bonuses below. A reworded message (another jax
 version, or a template with opaque pieces) falls back to fuzzy matching on the skeleton, and on
 messages the error was seen raising (by a reproduction case or a JAX test), and scores below
 0.9. Below MATCH_FLOOR nothing is shown: no card matches.
@@ -39,6 +40,7 @@ from jax_errors.template import (
     Template,
     accepts_any_text,
     first_line,
+    first_sentence,
     folded,
     required_words,
     template_pattern,
@@ -61,10 +63,11 @@ STRONG_LITERAL = 40
 COVERAGE_WEIGHT = 0.1
 FUZZY_CEILING = 0.85
 FUZZY_FLOOR = 0.5
-# A message whose first line fits the first line of a template that goes on (`Entry.first_line`) scores that
-# line's template score times FIRST_LINE_CEILING: as much as a message that is a skeleton's first sentences.
+# A message whose first line, or whole text, fits the head of a template that goes on (`Entry.head`: its first line
+# or first sentence) scores that head's template score times FIRST_LINE_CEILING: as much as a message that is a
+# skeleton's first sentences.
 FIRST_LINE_CEILING = FUZZY_CEILING
-# The fewest words a template's first line must hold to be matched alone.
+# The fewest words a template's head (first line or sentence) must hold to be matched alone.
 FIRST_LINE_MIN_WORDS = 4
 # ... and for a message bearing XLA's marks (see `origin`).
 XLA_FUZZY_FLOOR = 0.8
@@ -181,14 +184,21 @@ class Entry:
         return required_words(self.template)
 
     @cached_property
-    def first_line(self) -> Entry | None:
-        """The entry as the first line of its template reads, when the template goes on past it and that line holds
-        FIRST_LINE_MIN_WORDS words any message has: a message pasted by its first line (`first_line_of`) fits it."""
-        head = first_line(self.template)
+    def head(self) -> Entry | None:
+        """The entry as the head of its template reads: its first line, when the template goes on past it, else its
+        first sentence, when more follow; None without one, or when it holds fewer than FIRST_LINE_MIN_WORDS words
+        any message has. A message pasted by its first line (`first_line_of`), or quoted up to a sentence's end,
+        fits it."""
+        head = first_line(self.template) or first_sentence(self.template)
         if head is None:
             return None
         entry = dataclasses.replace(self, template=head)
         return entry if entry.literal_length and len(entry.anchor_words) >= FIRST_LINE_MIN_WORDS else None
+
+    @cached_property
+    def head_how(self) -> str:
+        """How a match of the head is named: `first-line` or `first-sentence`."""
+        return "first-line" if first_line(self.template) is not None else "first-sentence"
 
     @cached_property
     def lead(self) -> str:
@@ -309,9 +319,9 @@ class LookupIndex:
                 siblings.setdefault(entry.group_key, []).append(index)
         anchor_key = anchor_keys(entries)
         by_anchor, unanchored = anchored([i for i, entry in enumerate(entries) if entry.literal_length], anchor_key)
-        with_line = [i for i, entry in enumerate(entries) if entry.first_line]
+        with_line = [i for i, entry in enumerate(entries) if entry.head]
         line_key: list[str | None] = [None] * len(entries)
-        for index, key in zip(with_line, anchor_keys([entries[i].first_line for i in with_line]), strict=True):
+        for index, key in zip(with_line, anchor_keys([entries[i].head for i in with_line]), strict=True):
             line_key[index] = key
         by_line_anchor, unanchored_lines = anchored(with_line, line_key)
         keys, owners = fuzzy_keys(entries)
@@ -388,22 +398,32 @@ class LookupIndex:
                 entry = self.entries[index]
                 if index not in found and entry.anchor_words <= words and entry.regex.fullmatch(text):
                     found[index] = (template_score(entry, message), "template")
-        for line in dict.fromkeys(first_line_of(message) for message in (query.message, without_status(query.message))):
+        # A template's head (`Entry.head`) is tried on the message's first line, then on the whole message.
+        for line in dict.fromkeys(text for message in (query.message, without_status(query.message))
+                                  for text in (first_line_of(message), message.strip())):
             words = frozenset(line.split())
             text = folded(line)
             for index in _candidates(self._by_line_anchor, self._unanchored_lines, words):
-                head = self.entries[index].first_line
+                entry = self.entries[index]
+                head = entry.head
                 if index not in found and head.anchor_words <= words and head.regex.fullmatch(text):
-                    found[index] = (FIRST_LINE_CEILING * template_score(head, line), "first-line")
+                    found[index] = (FIRST_LINE_CEILING * template_score(head, line), entry.head_how)
         # XLA's own words are no Python raise: only a close wording may stand for them. The interpreter's are no raise
         # of jax either, and they are short and alike: none that a template does not fit stands for them.
         if looks_raised_by_python(query):
             return self._results(found, query, limit)
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
-        for index, ratio in self._fuzzy(normalize(without_status(query.message)), limit * FUZZY_CANDIDATES):
-            score = FUZZY_CEILING * ratio / 100
-            if score >= floor and index not in found:
-                found[index] = (score, "fuzzy")
+        # The message, then its first line (a long message's later lines may be another jax's, or a proposal's:
+        # #5853 quotes a wording of `__index__`'s error that went on otherwise), scaled down as the head pass
+        # scales a head's fit. A card keeps the better of its two fuzzy scores.
+        message = without_status(query.message)
+        ceilings = {message: FUZZY_CEILING}
+        ceilings.setdefault(first_line_of(message), FIRST_LINE_CEILING * FUZZY_CEILING)
+        for text, ceiling in ceilings.items():
+            for index, ratio in self._fuzzy(normalize(text), limit * FUZZY_CANDIDATES):
+                score = ceiling * ratio / 100
+                if score >= floor and (index not in found or found[index][1] == "fuzzy" and found[index][0] < score):
+                    found[index] = (score, "fuzzy")
         return self._results(found, query, limit)
 
     def siblings(self, entry: Entry) -> tuple[Entry, ...]:
@@ -449,12 +469,14 @@ class LookupIndex:
         for key, match in results.items():
             if (framed := framed_site(match.sites, query.jax_frames)) not in (None, match.entry):
                 results[key] = Match(framed, match.score, match.how, match.matched, match.sites)
-        # At one score, a live card before a retired one (today's error is the likelier source), then the card
+        # At one score, a live card before a retired one (today's error is the likelier source), then one whose
+        # current words fit before one reached through words it had once (two files raise `Argument '{}' of type
+        # {} is not a valid JAX type.` today, and the one that raised it long ago no longer does), then the card
         # whose own words the message follows further (`... verifier errors:` and `... verifier errors.`).
         text = folded(query.message)
         ranked = sorted((m for m in results.values() if m.score >= MATCH_FLOOR),
-                        key=lambda m: (-m.score, m.entry.until is not None, -shared_start(m.entry.lead, text),
-                                       m.entry.error_id))
+                        key=lambda m: (-m.score, m.entry.until is not None, m.matched is not None,
+                                       -shared_start(m.entry.lead, text), m.entry.error_id))
         return ranked[:limit]
 
     def _adjusted(self, score: float, card: Entry, wording: Entry, query: Query) -> float:

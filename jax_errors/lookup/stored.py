@@ -26,8 +26,9 @@ from jax_errors.lookup.index import LookupIndex
 # wordings made by other modules, the class a maker or factory makes, functions moved alone; 8: one of several
 # messages matched as one of them, its anchor words those every choice holds; 9: each choice one alternative of the
 # regex, also where no placeholder is in it; 10: templates' first lines, by their own anchor words; 11: the line a
-# wrapping class appends, left out of fuzzy keys and literal lengths; 12: a class's name read as a dotted name).
-FORMAT = 12
+# wrapping class appends, left out of fuzzy keys and literal lengths; 12: a class's name read as a dotted name;
+# 13: checks handed over to a twin, templates' first sentences).
+FORMAT = 13
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 

@@ -30,7 +30,7 @@ from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, commit_url, github_url
 from jax_errors.snapshots import RELEASE_TAG_PREFIX
 
-SCHEMA_VERSION = "3.2.0"
+SCHEMA_VERSION = "3.3.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"

@@ -241,8 +241,10 @@
       }
     }
     var regexes = new Array(count);
-    // lookup.py's first-line pass: the first lines of templates that go on past them, as columns over those entries.
-    var firstLines = record.first_lines || {entry: [], regex: [], anchors: [], anchor_key: [], literal_length: []};
+    // lookup.py's head pass: the first lines (or first sentences) of templates that go on past them, as columns over
+    // those entries.
+    var firstLines = record.first_lines ||
+      {entry: [], regex: [], anchors: [], anchor_key: [], literal_length: [], sentence: []};
     var byLineAnchor = new Map(), unanchoredLines = [];
     firstLines.entry.forEach(function (entry, row) {
       var key = firstLines.anchor_key[row];
@@ -382,8 +384,14 @@
           if (regexOf(index).test(spaced)) found.set(index, [templateScore(entryAt(index), message), "template"]);
         });
       });
-      var lines = [firstLineOf(query.message), firstLineOf(withoutStatus(query.message))];
-      if (lines[1] === lines[0]) lines.pop();
+      // lookup.py's head pass: the message's first line, then the whole message (one quoted up to a sentence's
+      // end), each of it and of it without XLA's status, in that order and once each.
+      var lines = [];
+      [query.message, withoutStatus(query.message)].forEach(function (message) {
+        [firstLineOf(message), text.strip(message)].forEach(function (line) {
+          if (lines.indexOf(line) < 0) lines.push(line);
+        });
+      });
       lines.forEach(function (line) {
         var lineWords = new Set(text.split(line)), lineSpaced = text.split(line).join(" ");
         // Rows of firstLines are in entry order, as lookup.py's candidates are.
@@ -395,15 +403,25 @@
           var regex = lineRegexes[row] || (lineRegexes[row] = new RegExp(firstLines.regex[row], "u"));
           if (regex.test(lineSpaced)) {
             var score = templateScore({literal_length: firstLines.literal_length[row]}, line);
-            found.set(index, [scoring.first_line_ceiling * score, "first-line"]);
+            found.set(index, [scoring.first_line_ceiling * score,
+                              (firstLines.sentence || [])[row] ? "first-sentence" : "first-line"]);
           }
         });
       });
       if (looksRaisedByPython(query)) return results(found, query, limit);
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
-      fuzzy(normalize(withoutStatus(query.message)), limit * scoring.fuzzy_candidates).forEach(function (pair) {
-        var score = scoring.fuzzy_ceiling * pair[1] / 100;
-        if (score >= floor && !found.has(pair[0])) found.set(pair[0], [score, "fuzzy"]);
+      // lookup.py's fuzzy pass: the message, then its first line scaled down; a card keeps its better fuzzy score.
+      var message = withoutStatus(query.message), line = firstLineOf(message);
+      var texts = [[message, scoring.fuzzy_ceiling]];
+      if (line !== message) texts.push([line, scoring.first_line_ceiling * scoring.fuzzy_ceiling]);
+      texts.forEach(function (pair) {
+        var ceiling = pair[1];
+        fuzzy(normalize(pair[0]), limit * scoring.fuzzy_candidates).forEach(function (hit) {
+          var score = ceiling * hit[1] / 100, held = found.get(hit[0]);
+          if (score >= floor && (held === undefined || (held[1] === "fuzzy" && held[0] < score))) {
+            found.set(hit[0], [score, "fuzzy"]);
+          }
+        });
       });
       return results(found, query, limit);
     }
@@ -461,11 +479,13 @@
         }
       });
       var ranked = Array.from(grouped.values()).filter(function (m) { return m.score >= scoring.match_floor; });
-      // lookup.py's ranking: the higher score, a live card before a retired one, the card whose leading
-      // words the message follows further, then the smaller id.
+      // lookup.py's ranking: the higher score, a live card before a retired one, one whose current words fit
+      // before one reached through words it once had, the card whose leading words the message follows
+      // further, then the smaller id.
       var spaced = text.split(query.message).join(" ");
       ranked.sort(function (a, b) {
         return b.score - a.score || (a.entry.until !== null) - (b.entry.until !== null) ||
+          (a.matched !== null) - (b.matched !== null) ||
           sharedStart(b.entry.lead, spaced) - sharedStart(a.entry.lead, spaced) || compareIds(a.entry.id, b.entry.id);
       });
       return ranked.slice(0, limit);
@@ -531,7 +551,8 @@
       score.textContent = pyRound(m.score, 3).toFixed(3);
       score.title = confidence(m.score, record) + " confidence: " +
         (m.how === "template" ? "the message fits this template" :
-         m.how === "first-line" ? "its first line fits this template's" : "a similar wording");
+         m.how === "first-line" ? "its first line fits this template's" :
+         m.how === "first-sentence" ? "it fits this template's first sentence" : "a similar wording");
       var meta = document.createElement("span");
       meta.className = "lookup-meta";
       var notes = [m.entry.class + " · " + m.entry.path + ":" + m.entry.line];
