@@ -355,7 +355,7 @@ def lookup(message, limit, as_json, db) -> None:
     if verdict:
         click.echo(verdict)
     for m in matches:
-        click.echo(f"{m.score:.3f} {m.confidence:<6} {m.how:<10} {m.entry.error_id} {m.entry.exc_class} "
+        click.echo(f"{m.score:.3f} {m.confidence:<6} {m.how:<14} {m.entry.error_id} {m.entry.exc_class} "
                    f"{m.entry.path}:{m.entry.lineno} ({m.entry.snapshot})")
         click.echo(f"      {_one_line(m.entry.template.text)}")
         if m.worded_until:

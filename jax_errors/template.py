@@ -271,23 +271,27 @@ def required_words(template: Template) -> frozenset[str]:
     return frozenset(_required(_nested(template.parts), bounded_start=True, bounded_end=True))
 
 
-# A sentence's end: `.`, `!` or `?` before a space, but not of `e.g.` or `i.e.`.
-SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)[.!?](?=\s)")
+# A sentence's end: `.`, `!` or `?` before a space, but not of an ellipsis or of `e.g.`, `i.e.`, `vs.`, `etc.`
+SENTENCE_END = re.compile(r"(?<![.])(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)(?<!\betc)[.!?](?=\s)", re.IGNORECASE)
 
 
 def first_sentence(template: Template) -> Template | None:
-    """The template's first sentence, when more follow: its parts up to the first sentence's end (`SENTENCE_END`) in
-    literal text that every message holds (outside optional, repeated and alternative parts), the end's mark
-    optional; None without one. A message quoted up to a sentence's end fits it, with its full stop or without."""
+    """The template's first sentence, when more follow: its parts up to the first sentence's end (`SENTENCE_END`)
+    after some words, in literal text that every message holds (outside optional, repeated and alternative
+    parts), the end's mark optional; None without one. A message quoted up to a sentence's end fits it, with its
+    full stop or without."""
     depth = 0
     for index, part in enumerate(template.parts):
         depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0
-        if depth == 0 and part.kind == "lit" and (end := SENTENCE_END.search(part.text)) is not None:
+        if depth or part.kind != "lit":
+            continue
+        for end in SENTENCE_END.finditer(part.text):
             if not part.text[end.end():].strip() and index == len(template.parts) - 1:
                 return None  # the last sentence
-            head = part.text[:end.start()]
-            mark = optional(Template((Part("lit", end.group()),))).parts
-            return Template(template.parts[:index] + ((Part("lit", head),) if head else ()) + mark, template.forms)
+            head = template.parts[:index] + ((Part("lit", part.text[:end.start()]),) if end.start() else ())
+            if any(_WORD.search(p.text) for p in head if p.kind == "lit"):  # `{x}. More`: no sentence yet
+                mark = optional(Template((Part("lit", end.group()),))).parts
+                return Template(head + mark, template.forms)
     return None
 
 

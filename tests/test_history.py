@@ -414,25 +414,31 @@ def test_a_rewrite_born_beside_the_checks_it_replaces_takes_them_over(fresh_db, 
     assert {errors[new].reworded_from[0] for _, new in linked} == {old for old, _ in linked}
 
 
-def _twins(olds, news, *, still_raising=frozenset(), new_last=3, born=2, old_first=1):
-    """hand_over over snapshots 1..4: `olds` first raised at `old_first`, last at 2 (retired at 3); `news` first
-    raised at `born`, last at `new_last`. Returns {old id: (kind, new id)}."""
+def _handed_over(raised, still_raising=frozenset()):
+    """hand_over over snapshots 1..7, each error raised in the snapshots given (`raised`: [(ErrorInfo, numbers)]);
+    `still_raising` names the (path, qualname) of functions raising in every snapshot. {old id: (kind, new ids)}."""
     from types import SimpleNamespace
 
     from jax_errors.db.history import ErrorHistory, SnapshotDiff, hand_over
 
-    snaps = {i: SimpleNamespace(id=i) for i in range(1, 5)}
-    errors = {o.error_id: ErrorHistory(o.error_id, [snaps[i] for i in range(old_first, 3)], snaps[3]) for o in olds}
-    errors |= {n.error_id: ErrorHistory(n.error_id, [snaps[i] for i in range(born, new_last + 1)]) for n in news}
-    diffs = [SnapshotDiff(snaps[i], snaps[i + 1], added=[n for n in news if born == i + 1],
-                          removed=[o for o in olds if i + 1 == 3], reworded=[]) for i in range(1, 4)]
-    if old_first > 1:
-        diffs[old_first - 2].added.extend(olds)
-    hand_over(errors, diffs, lambda snapshot: snapshot.id,
-              lambda snapshot: set(still_raising) if snapshot.id == 3 else set())
-    return {o.error_id: ("reworded", errors[o.error_id].reworded_to) if errors[o.error_id].reworded_to
-            else ("moved", errors[o.error_id].moved_to) for o in olds
-            if errors[o.error_id].reworded_to or errors[o.error_id].moved_to}
+    snaps = [SimpleNamespace(id=i) for i in range(1, 8)]
+    errors = {}
+    for error, numbers in raised:
+        history = ErrorHistory(error.error_id, [snaps[n - 1] for n in sorted(numbers)])
+        history.retired_since = snaps[max(numbers)] if max(numbers) < len(snaps) else None
+        errors[error.error_id] = history
+    diffs = [SnapshotDiff(old, new, added=[e for e, numbers in raised if new.id in numbers and old.id not in numbers],
+                          removed=[e for e, numbers in raised if old.id in numbers and new.id not in numbers],
+                          reworded=[]) for old, new in zip(snaps, snaps[1:])]
+    hand_over(errors, diffs, lambda snapshot: snapshot.id, lambda snapshot: set(still_raising))
+    return {i: ("reworded", h.reworded_to) if h.reworded_to else ("moved", h.moved_to)
+            for i, h in errors.items() if h.reworded_to or h.moved_to}
+
+
+def _twins(olds, news, *, still_raising=frozenset(), new_last=3, born=2, old_first=1):
+    """`olds` raised from `old_first` to 2, `news` from `born` to `new_last` (`_handed_over`)."""
+    return _handed_over([(o, range(old_first, 3)) for o in olds] + [(n, range(born, new_last + 1)) for n in news],
+                        still_raising)
 
 
 def test_a_twin_takes_over_a_check_in_the_same_words_or_as_one_of_a_rewrite():
@@ -466,3 +472,23 @@ def test_a_twin_takes_over_a_check_in_the_same_words_or_as_one_of_a_rewrite():
     assert _twins(olds, news + [exact]) == {"old0": ("moved", ["exact"]), "old1": ("reworded", ["new1"]),
                                              "old2": ("reworded", ["new2"])}
     assert _twins([olds[0], old(9, olds[0].skeleton)], [exact]) == {"old0": ("moved", ["exact"])}
+    # Twins born apart are no rewrite: each reworded alike, but not written together.
+    apart = [(o, range(1, 5)) for o in olds] + [(n, range(2 + i, 7)) for i, n in enumerate(news)]
+    assert _handed_over(apart) == {}
+    assert len(_handed_over([(o, range(1, 5)) for o in olds] + [(n, range(3, 7)) for n in news])) == 3
+
+
+def test_only_a_check_gone_for_good_is_handed_over_and_the_earlier_retired_goes_first():
+    words = "Scan carry input and output got mismatched replication types {} and {}. Please open an issue"
+    back = info("back", "jax/a.py", "f", "ValueError", words)
+    twin = info("twin", "jax/b.py", "g", "ValueError", words)
+    # Gone from 3 to 4 and raised again from 5: it never retired, and the twin born beside it takes over nothing.
+    assert _handed_over([(back, {1, 2, 5, 6, 7}), (twin, range(2, 8))]) == {}
+    # An error raised again after a gap is no twin born then: it was raised before the retired one went.
+    gone = info("gone", "jax/a.py", "h", "ValueError", words)
+    assert _handed_over([(gone, range(2, 5)), (twin, {1, 3, 4, 5, 6, 7})]) == {}
+    # Two retired errors, one twin: the one retired first takes it, whatever the ids say.
+    first, later = info("z-first", "jax/a.py", "f", "ValueError", words), info("a-later", "jax/c.py", "k", "ValueError",
+                                                                               words)
+    taken = _handed_over([(first, range(1, 4)), (later, range(1, 5)), (twin, range(3, 8))])
+    assert taken == {"z-first": ("moved", ["twin"])}

@@ -412,3 +412,36 @@ def test_a_message_whose_later_lines_went_otherwise_is_found_by_its_first_line_f
     assert (found.entry.error_id, found.how, found.score) == ("index", "fuzzy", round(first, 4))
     [alone] = index.lookup(Query(line, "TypeError"))  # a message of one line is scored as a whole
     assert alone.score == round(FUZZY_CEILING * fuzzy_ratio(normalize(line), index_error.fuzzy_key) / 100, 4)
+
+
+def test_of_cards_scoring_the_same_one_whose_current_words_fit_comes_first_and_a_card_keeps_its_better_score():
+    """`dispatch.py` and `pjit.py` both raise `Argument '{}' of type {} is not a valid JAX type.`, and an old
+    `TypeError` wording of the same words leads to `pjit.py`'s card: the card whose own words fit comes first,
+    whatever the ids. A message whose whole text reads more like a template than its first line keeps the whole's
+    fuzzy score."""
+    from jax_errors.lookup.index import FUZZY_CEILING, Entry, LookupIndex, fuzzy_ratio, normalize
+    from jax_errors.template import Part, Template
+
+    words = (Part("lit", "Argument '"), Part("expr", "arg"), Part("lit", "' of type "), Part("expr", "type(arg)"),
+             Part("lit", " is not a valid JAX type."))
+    dispatch = Entry("b-dispatch", "TypeError", Template(words), "jax/_src/dispatch.py", 1, "jax-v0.12.1",
+                     live_id="b-dispatch")
+    old = Entry("c-old", "TypeError", Template(words), "jax/_src/interpreters/xla.py", 1, "jax-v0.4.25",
+                live_id="a-pjit", until="jax-v0.4.25")
+    pjit = Entry("a-pjit", "InvalidInputException", Template(words), "jax/_src/pjit.py", 1, "jax-v0.12.1",
+                 live_id="a-pjit")
+    first, second = LookupIndex([dispatch, pjit, old]).lookup(
+        Query("Argument 'cpu:0' of type <class 'CpuDevice'> is not a valid JAX type.", "TypeError"))
+    assert first.score == second.score and (first.entry.error_id, first.matched) == ("b-dispatch", None)
+    assert second.entry.error_id == "a-pjit" and second.matched.error_id == "c-old"
+
+    carry = Entry("carry", "TypeError", Template((Part("lit", "the carry output of the body function must have the "
+                                                         "same shape and dtype as its input, got "),
+                                                 Part("expr", "x"))), "jax/loops.py", 1, "jax-v0.12.1",
+                  live_id="carry")
+    line = "the carry went wrong in the body"
+    message = line + "\nthe carry output of the body function must have the same shape and dtype as its input"
+    [found] = LookupIndex([carry]).lookup(Query(message, "TypeError"))
+    whole = FUZZY_CEILING * fuzzy_ratio(normalize(message), carry.fuzzy_key) / 100
+    assert found.how == "fuzzy" and found.score == round(whole, 4)
+    assert whole > FUZZY_CEILING * FUZZY_CEILING * fuzzy_ratio(normalize(line), carry.fuzzy_key) / 100 > 0

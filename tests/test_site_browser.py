@@ -214,6 +214,7 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     got, said = got
     assert sum(1 for e in expected if e) >= 100  # the comparison covers real matches, not empty lists
     assert any(m[2] == "first-line" for e in expected for m in e)  # and first-line matches
+    assert any(m[2] == "first-sentence" for e in expected for m in e)  # and first-sentence ones
     assert got == expected
     # What the page says when no card matches is what the CLI says, for every message.
     from jax_errors.lookup import origin

@@ -220,6 +220,12 @@ def test_a_templates_first_sentence_is_its_parts_up_to_the_first_sentence_end_ev
     assert first_sentence(template('f"shapes {a} and {b} differ. "')) is None  # the last sentence: no more follow
     assert first_sentence(template('"Use arrays (e.g. np.ones) here. Lists fail."')).skeleton == (
         "Use arrays (e.g. np.ones) here.")  # `e.g.` ends no sentence
+    # Nor do `vs.`, `etc.`, `E.g.` or an ellipsis; and a sentence has words before its end.
+    assert first_sentence(template('f"Operands must match init_values: {a} vs. {b}. Fix the tree."')).skeleton == (
+        "Operands must match init_values: {} vs. {}.")
+    assert first_sentence(template('f"spec contains ... which is bad. E.g. this, etc. goes. Fix it."')).skeleton == (
+        "spec contains ... which is bad.")
+    assert first_sentence(template('f"{x}. More text here. And more."')).skeleton == "{}. More text here."
     # A sentence's end in an optional part is not in every message: the first sentence runs on past it.
     sometimes = template('"bad carry" + (". The shapes differ" if x else "") + f" in {name}. Fix it."')
     assert first_sentence(sometimes).skeleton == "bad carry. The shapes differ in {}."

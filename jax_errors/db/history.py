@@ -478,9 +478,9 @@ class _Twin(NamedTuple):
     rewrite: tuple[str, int, int]  # (the old one's file, when it retired, when the new one was born)
 
     @property
-    def order(self) -> tuple[float, str, str]:
-        """Most alike first, then by ids."""
-        return -self.ratio, self.old.error_id, self.new.error_id
+    def order(self) -> tuple[float, int, str, str]:
+        """Most alike first, then the earlier retired, then by ids."""
+        return -self.ratio, self.rewrite[1], self.old.error_id, self.new.error_id
 
     @property
     def same_words(self) -> bool:
@@ -497,8 +497,10 @@ def hand_over(errors: dict[str, ErrorHistory], diffs: list[SnapshotDiff], rank: 
     mismatched replication types` and the rest; those went in 0.6.1. No snapshot diff pairs them,
     since the new ones were born before the old ones went.
 
-    A twin is an error first raised (no predecessor) after the retired one was first raised, no
-    later than its retirement, and still raised then (or linked on to what it became); of its class
+    A retired error is one whose last snapshot is the last it is raised in (not one that is raised
+    again later). A twin is an error first raised then (no predecessor, and not raised before) after
+    the retired one was first raised, no later than its retirement, and still raised then (or linked
+    on to what it became by the diffs or the history line); of its class
     or of a narrower one (`Exception` became `ValueError`); whose skeleton is at least
     HANDOVER_SIMILARITY alike, case and spacing aside. The retired error's function (`raising`:
     the functions that raise in a snapshot) must be gone: where it still raises, the check was
@@ -508,10 +510,12 @@ def hand_over(errors: dict[str, ErrorHistory], diffs: list[SnapshotDiff], rank: 
     Words a little alike are not enough: a retired `mean does not support the out argument` is alike
     to `nanmean ...`, which lives on beside it. A retired error hands over to a twin that words it
     the same, or as one of a rewrite: at least HANDOVER_FAMILY errors of one file, retired together,
-    whose most alike twins were born together. Most alike first; each twin takes over one check.
+    whose most alike twins were born together. Most alike first, then the earlier retired; each twin
+    takes over one check.
     """
     born = sorted((rank(diff.new), info.error_id, info) for diff in diffs for info in diff.added
-                  if not errors[info.error_id].predecessors and len(info.skeleton) >= MIN_MOVED_SKELETON)
+                  if rank(errors[info.error_id].first) == rank(diff.new)
+                  and not errors[info.error_id].predecessors and len(info.skeleton) >= MIN_MOVED_SKELETON)
     positions = [position for position, _, _ in born]
     skeletons = [_plain(info.skeleton) for _, _, info in born]
     twins: list[_Twin] = []
@@ -519,7 +523,8 @@ def hand_over(errors: dict[str, ErrorHistory], diffs: list[SnapshotDiff], rank: 
         retired = rank(diff.new)
         for old in diff.removed:
             history = errors[old.error_id]
-            if history.reworded_to or history.moved_to or len(old.skeleton) < MIN_MOVED_SKELETON:
+            if (history.reworded_to or history.moved_to or len(old.skeleton) < MIN_MOVED_SKELETON
+                    or rank(history.last) != rank(diff.old)):  # not its last removal: it comes back
                 continue
             start = bisect.bisect_right(positions, rank(history.first))
             window = skeletons[start:bisect.bisect_right(positions, retired)]

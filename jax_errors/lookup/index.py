@@ -219,7 +219,7 @@ class Match:
 
     entry: Entry  # the card's error: a live one, or a removed one
     score: float
-    how: str  # "template" or "fuzzy"
+    how: str  # "template", "first-line" or "first-sentence" (the kind of head that fit: `Entry.head`), or "fuzzy"
     matched: Entry | None = None  # the wording that matched, when it is an earlier one of the card's lineage
     sites: tuple[Entry, ...] = ()  # every site raising the same message (the card's among them), when several
 
