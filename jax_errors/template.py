@@ -299,8 +299,17 @@ def first_line(template: Template) -> Template | None:
     """The template's first line, when it goes on past it: its parts up to the first line break in literal text
     that every message holds (outside optional, repeated and alternative parts); None without one.
 
+    Of a template that is one choice of several messages (`Template.split_alternatives`: `prefix_errors`'
+    makers word `pytree structure error: different types at key path\n ...` and three more), the first lines
+    of its choices, as one choice of several; a choice of one line stands whole. None when no choice goes on.
+
     A user often has only a long message's first line at hand: an issue's title, a notebook's last line.
     """
+    if choices := template.split_alternatives():
+        heads = [first_line(choice) for choice in choices]
+        if not any(heads):
+            return None
+        return Template(alternatives([head or choice for head, choice in zip(heads, choices)]).parts, template.forms)
     depth, blank = 0, True  # blank: nothing but whitespace before (a message's leading line breaks start no line)
     for index, part in enumerate(template.parts):
         depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0

@@ -122,7 +122,7 @@ def test_accuracy_on_real_messages_from_jax_issues(index):
     assert evaluate(index, issue_messages()) == (104, 109, 2)
     lines = first_lines(issue_messages())
     assert (len(lines), sum(1 for d in lines if d["expected"])) == (49, 37)
-    assert evaluate(index, lines) == (24, 25, 1)
+    assert evaluate(index, lines) == (25, 26, 1)
 
 
 VMAP_MESSAGE = ("vmap got inconsistent sizes for array axes to be mapped:\n"

@@ -198,6 +198,18 @@ def test_a_templates_first_line_is_its_parts_up_to_the_first_line_break_every_me
     sometimes = template('"bad carry" + (":\\nthe shapes differ" if x else "") + f" in {name}\\nfix it"')
     assert first_line(sometimes).parts == sometimes.parts[:-1]
     assert template_regex(first_line(sometimes)).fullmatch("bad carry in scan")
+    # One of several messages: the first lines of its choices, one of them; a choice of one line stands whole.
+    from jax_errors.template import alternatives
+
+    makers = alternatives([template('f"pytree structure error: different types at key path\\n    {path}"'),
+                           template('f"pytree structure error: different lengths of {kind} at key path\\n  {path}"'),
+                           template('f"pytree structure error: no path {path}"')])
+    heads = first_line(makers)
+    assert [t.text for t in heads.split_alternatives()] == [
+        "pytree structure error: different types at key path",
+        "pytree structure error: different lengths of {kind} at key path", "pytree structure error: no path {path}"]
+    assert template_regex(heads).fullmatch("pytree structure error: different lengths of tuple at key path")
+    assert first_line(alternatives([template('"one line"'), template('"another line"')])) is None
 
 
 def test_a_templates_first_sentence_is_its_parts_up_to_the_first_sentence_end_every_message_holds():
