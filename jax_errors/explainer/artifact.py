@@ -21,7 +21,7 @@ from jax_errors.template import Template
 
 EXPLAIN_PATH = "api/explain.json"
 EXPLAIN_SCHEMA = "explain.schema.json"
-FORMAT = 4  # bump when what the file holds changes shape; a reader refuses other formats
+FORMAT = 5  # bump when what the file holds changes shape or meaning (5: heads, not first lines); a reader refuses others
 
 
 @dataclass(frozen=True)
