@@ -492,3 +492,24 @@ def test_only_a_check_gone_for_good_is_handed_over_and_the_earlier_retired_goes_
                                                                                words)
     taken = _handed_over([(first, range(1, 4)), (later, range(1, 5)), (twin, range(3, 8))])
     assert taken == {"z-first": ("moved", ["twin"])}
+
+
+def test_a_function_that_gave_its_checks_another_class_at_once_keeps_each_check_s_lineage():
+    """jax 0.4.26 made `ArrayImpl.__dlpack_device__`'s `ValueError`s `BufferError`s, their words kept: each old check
+    is paired with the new one it reads most like. Two checks that read alike to one new one, or of two classes,
+    or of too unlike words, pair nothing."""
+    words = ["Couldn't get local_hardware_id for __dlpack__", "__dlpack__ only supported for unsharded arrays.",
+             "Unknown GPU platform for __dlpack__: {}"]
+
+    def checks(prefix, exc, texts):
+        return [info(f"{prefix}{i}", "jax/_src/array.py", "ArrayImpl.__dlpack_device__", exc, text)
+                for i, text in enumerate(texts)]
+
+    old, new = checks("old", "ValueError", words), checks("new", "BufferError", words[::-1])
+    assert linked(old, new) == (set(), {("old0", "new2"), ("old1", "new1"), ("old2", "new0")})
+    assert linked(old, checks("new", "ValueError", words)) == ({(f"old{i}", f"new{i}") for i in range(3)}, set())
+    mixed = old[:2] + checks("odd", "TypeError", words[2:])
+    assert linked(mixed, new) == (set(), set())  # two classes lost: no one re-classing
+    alike = checks("old", "ValueError", [words[0], words[0] + " (twice)"])
+    assert linked(alike, checks("new", "BufferError", [words[0], "x must be y"])) == (set(), set())  # one new for two
+    assert linked(old[:2], checks("new", "BufferError", ["x must be y", "a must be b"])) == (set(), set())

@@ -14,6 +14,9 @@ vanished are paired with those that appeared: that lineage links the old id to t
   error it lost and the only one it gained, of another class, when their words are alike
   (REWRITE_SIMILARITY) or one has none (`Exception("The numpy.ndarray conversion ...")` ->
   `TracerArrayConversionError(self)`, whose class builds the message).
+- *Re-classed*: n checks of one class that a function gave another class at once, each paired with the one
+  it reads most like (`reclassed`): `ArrayImpl.__dlpack_device__`'s four `ValueError`s became `BufferError`s.
+- *Handed over*: a retired check linked to the twin born beside it (`hand_over`, over the whole history).
 
 A file whose functions went to another file (`jax/core.py` -> `jax/_src/core.py`: at least
 RENAMED_FILE_FUNCTIONS functions lost errors there and gained errors of the same class in the other
@@ -303,9 +306,42 @@ def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo],
         same_words = " ".join(old.skeleton.split()) == " ".join(new.skeleton.split())
         (moved if same_words or kind == "moved" and old.qualname != new.qualname else reworded).append((old, new))
     unlinked_old = [o for o in removed if o.error_id not in used_old]
-    reworded += rewritten(unlinked_old, [n for n in added if n.error_id not in used_new], renamed)
+    unlinked_new = [n for n in added if n.error_id not in used_new]
+    reworded += (again := rewritten(unlinked_old, unlinked_new, renamed))
+    linked = {o.error_id for o, _ in again} | {n.error_id for _, n in again}
+    reworded += reclassed([o for o in unlinked_old if o.error_id not in linked],
+                          [n for n in unlinked_new if n.error_id not in linked], renamed)
     order = lambda pair: pair[0].error_id  # noqa: E731
     return sorted(moved, key=order), sorted(reworded, key=order)
+
+
+def reclassed(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves | None = None
+              ) -> list[tuple[ErrorInfo, ErrorInfo]]:
+    """Checks a function gave another class all at once: the n errors it lost, all of one class, and the n it
+    gained, all of another, paired when each is the other's most alike (difflib's ratio of their skeletons), at
+    least REWORD_SIMILARITY alike. jax 0.6.0 made `_dot_general_sharding_rule`'s two `ValueError`s
+    `ShardingTypeError`s, and 0.4.26 `ArrayImpl.__dlpack_device__`'s four `ValueError`s `BufferError`s, their
+    words kept; the rules above pair one check given another class, or one repeated in n branches."""
+    renamed = renamed or Moves()
+    lost, gained = defaultdict(list), defaultdict(list)
+    for info in removed:
+        lost[renamed.path_of(info), info.qualname].append(info)
+    for info in added:
+        gained[info.path, info.qualname].append(info)
+    pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
+    for place, olds in sorted(lost.items()):
+        news = sorted(gained.get(place, []), key=lambda i: i.error_id)
+        olds = sorted(olds, key=lambda i: i.error_id)
+        if (len(olds) < 2 or len(olds) != len(news) or len({o.class_name for o in olds}) != 1
+                or len({n.class_name for n in news}) != 1 or olds[0].class_name == news[0].class_name):
+            continue
+        ratio = [[difflib.SequenceMatcher(None, o.skeleton, n.skeleton, autojunk=False).ratio() for n in news]
+                 for o in olds]
+        best_new = [max(range(len(news)), key=lambda j, i=i: (ratio[i][j], -j)) for i in range(len(olds))]
+        best_old = [max(range(len(olds)), key=lambda i, j=j: (ratio[i][j], -i)) for j in range(len(news))]
+        if all(best_old[j] == i and ratio[i][j] >= REWORD_SIMILARITY for i, j in enumerate(best_new)):
+            pairs += [(olds[i], news[j]) for i, j in enumerate(best_new)]
+    return pairs
 
 
 def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves | None = None
