@@ -27,7 +27,8 @@ from jax_errors.lookup.index import LookupIndex
 # messages matched as one of them, its anchor words those every choice holds; 9: each choice one alternative of the
 # regex, also where no placeholder is in it; 10: templates' first lines, by their own anchor words; 11: the line a
 # wrapping class appends, left out of fuzzy keys and literal lengths; 12: a class's name read as a dotted name;
-# 13: checks handed over to a twin, templates' first sentences; 14: the first lines of one of several messages; 15: checks re-classed at once).
+# 13: checks handed over to a twin, templates' first sentences; 14: the first lines of one of several messages;
+# 15: checks re-classed at once).
 FORMAT = 15
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
