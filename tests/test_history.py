@@ -496,8 +496,8 @@ def test_only_a_check_gone_for_good_is_handed_over_and_the_earlier_retired_goes_
 
 def test_a_function_that_gave_its_checks_another_class_at_once_keeps_each_check_s_lineage():
     """jax 0.4.26 made `ArrayImpl.__dlpack_device__`'s `ValueError`s `BufferError`s, their words kept: each old check
-    is paired with the new one it reads most like. Two checks that read alike to one new one, or of two classes,
-    or of too unlike words, pair nothing."""
+    is paired with the new one it reads most like. Checks of two classes are paired by their words kept, as jax 0.6.0
+    made `broadcasting_sharding_rule`'s `TypeError` and `ValueError` `ShardingTypeError`s."""
     words = ["Couldn't get local_hardware_id for __dlpack__", "__dlpack__ only supported for unsharded arrays.",
              "Unknown GPU platform for __dlpack__: {}"]
 
@@ -508,8 +508,14 @@ def test_a_function_that_gave_its_checks_another_class_at_once_keeps_each_check_
     old, new = checks("old", "ValueError", words), checks("new", "BufferError", words[::-1])
     assert linked(old, new) == (set(), {("old0", "new2"), ("old1", "new1"), ("old2", "new0")})
     assert linked(old, checks("new", "ValueError", words)) == ({(f"old{i}", f"new{i}") for i in range(3)}, set())
-    mixed = old[:2] + checks("odd", "TypeError", words[2:])
-    assert linked(mixed, new) == (set(), set())  # two classes lost: no one re-classing
+    # Words kept, of several classes: each pairs with its words.
+    mixed = old[:2] + checks("odd", "TypeError", words)[2:]
+    assert linked(mixed, new) == (set(), {("old0", "new2"), ("old1", "new1"), ("odd2", "new0")})
+    # Words alike but not kept, of several classes: no one re-classing, no words kept.
+    assert linked(mixed, checks("new", "BufferError", [w + " now" for w in words])) == (set(), set())
+    # Two alike to one new one, words too unlike, or too few to tell (`{}`): nothing.
     alike = checks("old", "ValueError", [words[0], words[0] + " (twice)"])
-    assert linked(alike, checks("new", "BufferError", [words[0], "x must be y"])) == (set(), set())  # one new for two
+    assert linked(alike, checks("new", "BufferError", [words[0], "x must be y"])) == (set(), {("old0", "new0")})
     assert linked(old[:2], checks("new", "BufferError", ["x must be y", "a must be b"])) == (set(), set())
+    few = checks("old", "ValueError", ["{}"]) + checks("odd", "TypeError", ["", "{}: {}"])[1:]
+    assert linked(few, checks("new", "AssertionError", ["{}", "{}: {}"])) == (set(), set())

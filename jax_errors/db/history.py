@@ -14,8 +14,9 @@ vanished are paired with those that appeared: that lineage links the old id to t
   error it lost and the only one it gained, of another class, when their words are alike
   (REWRITE_SIMILARITY) or one has none (`Exception("The numpy.ndarray conversion ...")` ->
   `TracerArrayConversionError(self)`, whose class builds the message).
-- *Re-classed*: n checks of one class that a function gave another class at once, each paired with the one
-  it reads most like (`reclassed`): `ArrayImpl.__dlpack_device__`'s four `ValueError`s became `BufferError`s.
+- *Re-classed*: checks a function gave another class, all at once (each paired with the one it reads most
+  like) or keeping their words (`reclassed`): `ArrayImpl.__dlpack_device__`'s four `ValueError`s became
+  `BufferError`s.
 - *Handed over*: a retired check linked to the twin born beside it (`hand_over`, over the whole history).
 
 A file whose functions went to another file (`jax/core.py` -> `jax/_src/core.py`: at least
@@ -317,21 +318,19 @@ def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo],
 
 def reclassed(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves | None = None
               ) -> list[tuple[ErrorInfo, ErrorInfo]]:
-    """Checks a function gave another class all at once: the n errors it lost, all of one class, and the n it
-    gained, all of another, paired when each is the other's most alike (difflib's ratio of their skeletons), at
-    least REWORD_SIMILARITY alike. jax 0.6.0 made `_dot_general_sharding_rule`'s two `ValueError`s
-    `ShardingTypeError`s, and 0.4.26 `ArrayImpl.__dlpack_device__`'s four `ValueError`s `BufferError`s, their
-    words kept; the rules above pair one check given another class, or one repeated in n branches."""
+    """Checks a function gave another class, their words kept or alike; the rules above pair one check given
+    another class, or one repeated in n branches.
+
+    First a function that gave all the checks it lost one other class at once: the n errors it lost, all of
+    one class, and the n it gained, all of another, paired when each is the other's most alike (difflib's
+    ratio of their skeletons) and at least REWORD_SIMILARITY alike: jax 0.4.26 made
+    `ArrayImpl.__dlpack_device__`'s four `ValueError`s `BufferError`s. Then, in one function, the n errors of
+    some words (a skeleton of MIN_MOVED_SKELETON characters or more) it lost and the n of the same words it
+    gained, of other classes: jax 0.6.0 made `broadcasting_sharding_rule`'s `TypeError` and `ValueError`
+    `ShardingTypeError`s."""
     renamed = renamed or Moves()
-    lost, gained = defaultdict(list), defaultdict(list)
-    for info in removed:
-        lost[renamed.path_of(info), info.qualname].append(info)
-    for info in added:
-        gained[info.path, info.qualname].append(info)
     pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
-    for place, olds in sorted(lost.items()):
-        news = sorted(gained.get(place, []), key=lambda i: i.error_id)
-        olds = sorted(olds, key=lambda i: i.error_id)
+    for _place, (olds, news) in _by_place(removed, added, renamed).items():
         if (len(olds) < 2 or len(olds) != len(news) or len({o.class_name for o in olds}) != 1
                 or len({n.class_name for n in news}) != 1 or olds[0].class_name == news[0].class_name):
             continue
@@ -341,7 +340,28 @@ def reclassed(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves |
         best_old = [max(range(len(olds)), key=lambda i, j=j: (ratio[i][j], -i)) for j in range(len(news))]
         if all(best_old[j] == i and ratio[i][j] >= REWORD_SIMILARITY for i, j in enumerate(best_new)):
             pairs += [(olds[i], news[j]) for i, j in enumerate(best_new)]
+    paired = {o.error_id for o, _ in pairs} | {n.error_id for _, n in pairs}
+    same_words = _by_place([o for o in removed if o.error_id not in paired],
+                           [n for n in added if n.error_id not in paired], renamed,
+                           lambda info: " ".join(info.skeleton.split()))
+    for (_place, words), (olds, news) in same_words.items():
+        if (len(words) >= MIN_MOVED_SKELETON and len(olds) == len(news)
+                and not {o.class_name for o in olds} & {n.class_name for n in news}):
+            pairs += zip(olds, news)
     return pairs
+
+
+def _by_place(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves,
+              also: Callable[[ErrorInfo], str] = lambda info: "") -> dict[tuple, tuple[list, list]]:
+    """The errors lost and gained by each function ((path, qualname), where a renamed file or a moved function
+    counts as standing now, and `also` of each error): {key: (lost, gained)}, each list by id, in key order."""
+    found: dict[tuple, tuple[list, list]] = defaultdict(lambda: ([], []))
+    for info in removed:
+        found[(renamed.path_of(info), info.qualname), also(info)][0].append(info)
+    for info in added:
+        found[(info.path, info.qualname), also(info)][1].append(info)
+    return {key: (sorted(lost, key=lambda i: i.error_id), sorted(gained, key=lambda i: i.error_id))
+            for key, (lost, gained) in sorted(found.items()) if lost and gained}
 
 
 def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves | None = None
