@@ -507,13 +507,22 @@ def test_a_function_that_gave_its_checks_another_class_at_once_keeps_each_check_
 
     old, new = checks("old", "ValueError", words), checks("new", "BufferError", words[::-1])
     assert linked(old, new) == (set(), {("old0", "new2"), ("old1", "new1"), ("old2", "new0")})
+    # All given one other class at once, their words reworded a little: each pairs with the one it reads most like.
+    assert linked(old[:2], checks("new", "BufferError", [w + " now" for w in words[:2]][::-1])) == (
+        set(), {("old0", "new1"), ("old1", "new0")})
+    assert linked(old[:2], checks("new", "BufferError", ["Couldn't get the device", "only unsharded arrays"])) == (
+        set(), set())  # too unlike (below 0.6)
+    # A check repeated in 2 branches and given another class is paired once, by `rewritten`.
+    twice = checks("old", "ValueError", [words[0], words[0]])
+    moved, reworded = match_lineage(twice, checks("new", "BufferError", [words[0], words[0]]))
+    assert not moved and [(o.error_id, n.error_id) for o, n in reworded] == [("old0", "new0"), ("old1", "new1")]
     assert linked(old, checks("new", "ValueError", words)) == ({(f"old{i}", f"new{i}") for i in range(3)}, set())
     # Words kept, of several classes: each pairs with its words.
     mixed = old[:2] + checks("odd", "TypeError", words)[2:]
     assert linked(mixed, new) == (set(), {("old0", "new2"), ("old1", "new1"), ("odd2", "new0")})
     # Words alike but not kept, of several classes: no one re-classing, no words kept.
     assert linked(mixed, checks("new", "BufferError", [w + " now" for w in words])) == (set(), set())
-    # Two alike to one new one, words too unlike, or too few to tell (`{}`): nothing.
+    # Two alike to one new one, words too unlike, or, of several classes, too few words to pair by: nothing.
     alike = checks("old", "ValueError", [words[0], words[0] + " (twice)"])
     assert linked(alike, checks("new", "BufferError", [words[0], "x must be y"])) == (set(), {("old0", "new0")})
     assert linked(old[:2], checks("new", "BufferError", ["x must be y", "a must be b"])) == (set(), set())
