@@ -357,6 +357,32 @@ def other(name):
     return {"jax/__init__.py": "", "jax/_src/checks.py": source}
 
 
+def test_a_retired_card_names_the_class_its_check_is_raised_as_now_when_that_changed(git_repo, tmp_path):
+    """jax 0.4.26 made `__dlpack_device__`'s `ValueError`s `BufferError`s: the old card says so, not just where."""
+    check = '''
+    def dlpack_device(x):
+        if x < 0:
+            raise {cls}(f"the array must be on one device, got {{x}} devices")
+        if x > 9:
+            raise {cls}(f"the platform is unknown for __dlpack__: {{x}}")
+'''
+    engine = open_database(tmp_path / "two.db")
+    for number, cls in enumerate(("ValueError", "BufferError"), start=1):
+        git_repo.commit({"jax/__init__.py": "", "jax/_src/array.py": check.format(cls=cls)}, f"release {number}",
+                        tag=f"jax-v0.0.{number}")
+    with JaxRepository(git_repo.path) as repository:
+        for number in (1, 2):
+            crawl_snapshot(engine, repository.snapshot(f"jax-v0.0.{number}"))
+    report = build_site(engine, SiteConfig(out=tmp_path / "_site", knowledge_dir=tmp_path, cases_dir=tmp_path,
+                                           search=False))
+    records = [json.loads(read(report.out, entry["json"]))
+               for entry in json.loads(read(report.out, "api/errors.json"))["errors"]]
+    [old] = [r for r in records if r["summary"].startswith("the array") and r["history"]["lives_on"]]
+    banner = re.search(r'<p class="retired".*?</p>', read(report.out, old["links"]["html"]), re.DOTALL).group(0)
+    live = old["history"]["lives_on"]["id"]
+    assert f'now raised as <code>BufferError</code>:\n      <a href="../errors/{live}.html">the array must' in banner
+
+
 def test_a_retired_card_names_the_error_it_lives_on_as_not_a_wording_retired_since(git_repo, tmp_path):
     releases = [("the value must be positive", "a name is needed for the check"),
                 ("the value must be positive here", "a name is needed for the check to run"),

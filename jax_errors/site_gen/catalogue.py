@@ -150,10 +150,11 @@ class Related:
 
 @dataclass(frozen=True)
 class ErrorLink:
-    """Another card, by id and title."""
+    """Another card, by id and title (and the name of its class, where a card says it)."""
 
     error_id: str
     title: str
+    class_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -503,7 +504,8 @@ def _with_line(history: CardHistory, cards: Mapping[str, Card], commits: CommitH
         return history
     titled = {name: tuple(ErrorLink(link.error_id, cards[link.error_id].title)
                           for link in getattr(history, name)) for name in _LINEAGE_LINKS}
-    lives_on = history.lives_on and ErrorLink(history.lives_on.error_id, cards[history.lives_on.error_id].title)
+    live = history.lives_on and cards[history.lives_on.error_id]
+    lives_on = live and ErrorLink(live.id, live.title, live.class_name)
     return replace(history, **titled, lives_on=lives_on, commits=commits)
 
 
