@@ -280,11 +280,7 @@ def first_sentence(template: Template) -> Template | None:
     after some words, in literal text that every message holds (outside optional, repeated and alternative
     parts), the end's mark optional; None without one. A message quoted up to a sentence's end fits it, with its
     full stop or without."""
-    depth = 0
-    for index, part in enumerate(template.parts):
-        depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0
-        if depth or part.kind != "lit":
-            continue
+    for index, part in _held_literals(template):
         for end in SENTENCE_END.finditer(part.text):
             if not part.text[end.end():].strip() and index == len(template.parts) - 1:
                 return None  # the last sentence
@@ -310,17 +306,26 @@ def first_line(template: Template) -> Template | None:
         if not any(heads):
             return None
         return Template(alternatives([head or choice for head, choice in zip(heads, choices)]).parts, template.forms)
-    depth, blank = 0, True  # blank: nothing but whitespace before (a message's leading line breaks start no line)
-    for index, part in enumerate(template.parts):
-        depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0
-        text = part.text.lstrip() if blank and part.kind == "lit" else part.text
-        if depth == 0 and part.kind == "lit" and "\n" in text:
+    for index, part in _held_literals(template):
+        # A message's leading line breaks start no line: nothing but whitespace before them.
+        blank = all(p.kind == "lit" and not p.text.strip() for p in template.parts[:index])
+        text = part.text.lstrip() if blank else part.text
+        if "\n" in text:
             head, _, rest = text.partition("\n")
             if not rest.strip() and index == len(template.parts) - 1:
                 return None  # a line break that ends the message starts no further line
             return Template(template.parts[:index] + ((Part("lit", head),) if head else ()), template.forms)
-        blank = blank and part.kind == "lit" and not part.text.strip()
     return None
+
+
+def _held_literals(template: Template) -> Iterator[tuple[int, Part]]:
+    """The literal parts every message of the template holds (outside optional, repeated and alternative parts),
+    with their indexes, in order."""
+    depth = 0
+    for index, part in enumerate(template.parts):
+        depth += 1 if part.kind in OPENERS else -1 if part.kind in MARKERS else 0
+        if depth == 0 and part.kind == "lit":
+            yield index, part
 
 
 def _required(items: list[Part | _Group], *, bounded_start: bool, bounded_end: bool) -> set[str]:

@@ -416,11 +416,12 @@ class LookupIndex:
         # The message, then its first line (a long message's later lines may be another jax's, or a proposal's:
         # #5853 quotes a wording of `__index__`'s error that went on otherwise), scaled down as the head pass
         # scales a head's fit. A card keeps the better of its two fuzzy scores.
+        # Keyed by the text compared, so that a message of one line is compared once.
         message = without_status(query.message)
-        ceilings = {message: FUZZY_CEILING}
-        ceilings.setdefault(first_line_of(message), FIRST_LINE_CEILING * FUZZY_CEILING)
-        for text, ceiling in ceilings.items():
-            for index, ratio in self._fuzzy(normalize(text), limit * FUZZY_CANDIDATES):
+        ceilings = {normalize(message): FUZZY_CEILING}
+        ceilings.setdefault(normalize(first_line_of(message)), FIRST_LINE_CEILING * FUZZY_CEILING)
+        for key, ceiling in ceilings.items():
+            for index, ratio in self._fuzzy(key, limit * FUZZY_CANDIDATES):
                 score = ceiling * ratio / 100
                 if score >= floor and (index not in found or found[index][1] == "fuzzy" and found[index][0] < score):
                     found[index] = (score, "fuzzy")

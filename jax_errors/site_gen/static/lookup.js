@@ -411,12 +411,14 @@
       if (looksRaisedByPython(query)) return results(found, query, limit);
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
       // lookup.py's fuzzy pass: the message, then its first line scaled down; a card keeps its better fuzzy score.
-      var message = withoutStatus(query.message), line = firstLineOf(message);
-      var texts = [[message, scoring.fuzzy_ceiling]];
-      if (line !== message) texts.push([line, scoring.first_line_ceiling * scoring.fuzzy_ceiling]);
-      texts.forEach(function (pair) {
+      // Keyed by the text compared, so that a message of one line is compared once.
+      var message = withoutStatus(query.message);
+      var key = normalize(message), lineKey = normalize(firstLineOf(message));
+      var keys = [[key, scoring.fuzzy_ceiling]];
+      if (lineKey !== key) keys.push([lineKey, scoring.first_line_ceiling * scoring.fuzzy_ceiling]);
+      keys.forEach(function (pair) {
         var ceiling = pair[1];
-        fuzzy(normalize(pair[0]), limit * scoring.fuzzy_candidates).forEach(function (hit) {
+        fuzzy(pair[0], limit * scoring.fuzzy_candidates).forEach(function (hit) {
           var score = ceiling * hit[1] / 100, held = found.get(hit[0]);
           if (score >= floor && (held === undefined || (held[1] === "fuzzy" && held[0] < score))) {
             found.set(hit[0], [score, "fuzzy"]);
