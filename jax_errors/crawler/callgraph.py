@@ -27,9 +27,11 @@ from jax_errors.crawler.sources import PACKAGE_DIR
 
 MAX_CALL_DEPTH = int(os.environ.get("JAX_ERRORS_CALL_DEPTH", "8"))
 # Bump when the graph reads summaries otherwise: snapshots built by another version are built again.
-GRAPH_VERSION = "1"
+GRAPH_VERSION = "2"
 # Kept per raising function; a card shows the nearest 8, those a reproduction went through first.
 MAX_ENTRY_POINTS = int(os.environ.get("JAX_ERRORS_ENTRY_POINTS", "16"))
+# How many calls on words passed to a function's parameter are followed, when it passes them on as they came.
+MAX_PASSED_ON = 3
 # Re-export chains and class hierarchies are short; these bound a cycle of aliases or bases.
 _MAX_HOPS = 16
 _CONSTRUCTORS = ("__init__", "__new__", "__post_init__")
@@ -276,6 +278,57 @@ class CallGraph:
                     found[(self.paths[module], qualname)] = self._entries(node, labels)[:keep]
         return found
 
+    def passed_words(self) -> list[dict[str, Any]]:
+        """Each call that passes literal words to parameters of a function that raises: the function and the caller
+        (by path and qualname) and the words, by parameter name (`calls.py`'s `passes` joined with `params`).
+
+        Words a function passes on as they came (`def ensure_arraylike(fun_name, *args): check_arraylike(fun_name,
+        *args)`) reach the function it passes them to as the first caller's, at most MAX_PASSED_ON calls on. A method
+        called on an instance (`self.check("...")`) takes its words one position on, past `self`.
+        """
+        found = []
+        passed_on = self._passed_on()
+        for module, summary in sorted(self.summaries.items()):
+            for caller, passes in summary.get("passes", {}).items():
+                for ref, arguments in passes:
+                    reached = [self._bound(module, ref, arguments, list)]
+                    for _ in range(MAX_PASSED_ON + 1):
+                        onward = []
+                        for target, words in reached:
+                            if target is None or not words:
+                                continue
+                            if self.summaries[target[0]]["defs"][target[1]][2]:  # it raises
+                                found.append({"path": self.paths[target[0]], "qualname": target[1],
+                                              "caller_path": self.paths[module], "caller_qualname": caller,
+                                              "words": words})
+                            onward += [(node, {name: words[own] for name, own in names.items() if own in words})
+                                       for node, names in passed_on.get(target, ())]
+                        reached = onward
+        return found
+
+    def _passed_on(self) -> dict[Node, list[tuple[Node, dict[str, str]]]]:
+        """Of each function that passes its own parameters on, each function it passes them to and which of that one's
+        parameters each binds (its parameter -> the passing function's)."""
+        found: dict[Node, list[tuple[Node, dict[str, str]]]] = {}
+        for module, summary in sorted(self.summaries.items()):
+            for caller, passes in summary.get("passes", {}).items():
+                for ref, arguments in passes:
+                    target, names = self._bound(module, ref, arguments, str)
+                    if target is not None and names:
+                        found.setdefault((module, caller), []).append((target, names))
+        return found
+
+    def _bound(self, module: str, ref: str, arguments: dict[str, Any], kind: type) -> tuple[Node | None, dict]:
+        """The function a call calls, and its parameters bound to the arguments of one kind (words passed, `list`,
+        or parameters passed on, `str`); None and nothing when it is no function of the snapshot."""
+        target = self.resolve_ref(module, ref)
+        if target is None or target[0] != "def":
+            return None, {}
+        params = self.summaries[target[1]].get("params", {}).get(target[2])
+        bound = {name: value for key, value in sorted(arguments.items()) if isinstance(value, kind)
+                 and params and (name := _parameter(params, key, bound=ref[0] in "~^%"))}
+        return (target[1], target[2]), bound
+
     def _spread(self, sources: list[tuple[Node, str]], *, depth: int, keep: int) -> dict[Node, dict[str, Node | None]]:
         """Breadth first from the public names: each function's nearest names, with the caller each came from."""
         labels: dict[Node, dict[str, Node | None]] = {}
@@ -310,6 +363,15 @@ class CallGraph:
                 current = caller
             entries.append(EntryPoint(name, tuple(f"{m}:{q}" for m, q in reversed(route))))
         return sorted(entries, key=lambda e: (e.length, entry_order(e.name)))
+
+
+def _parameter(params: list[list[str]], key: str, *, bound: bool) -> str | None:
+    """The name of the parameter an argument binds: at position `key` ("0"), or by keyword `key`; None if none."""
+    positional, keyword_only = params
+    if not key.isdigit():
+        return key if key in positional or key in keyword_only else None
+    index = int(key) + (1 if bound and positional and positional[0] in ("self", "cls") else 0)
+    return positional[index] if index < len(positional) else None
 
 
 def _descendants(cls: Node, children: Mapping[Node, list[Node]]) -> list[Node]:

@@ -16,6 +16,12 @@ own lines use are read with one regular expression, comments, strings and its do
 (walking every expression node costs about a third of the parse; reading the text, a twentieth).
 So, conservatively, a function that names another without calling it (a callback, `partial(f,
 ...)`, a decorator) counts as calling it. Only names that can land in the jax package are kept.
+
+Two more tables serve the words callers pass to a helper that raises with them
+(`def _check(what, ...): raise TypeError(f"{what} must ...")`, called `_check("body_fun output", ...)`):
+`params`, the parameters of each function that raises, and `passes`, each call of a jax function
+whose arguments include literal words, with those arguments' templates (`callgraph.passed_words`
+joins the two).
 """
 
 from __future__ import annotations
@@ -27,9 +33,10 @@ from typing import Any
 from jax_errors.crawler.imports import ImportTable, module_imports, module_name
 from jax_errors.crawler.sources import PACKAGE_DIR
 from jax_errors.crawler.statements import parse_source
+from jax_errors.crawler.template_builder import build_template
 
 # Bump when summaries change: stored ones of another version are made again.
-CALLS_VERSION = "1"
+CALLS_VERSION = "2"
 # JAX names its primitives `foo_p`; a statement naming one and functions (`foo_p.def_impl(f)`,
 # `mlir.register_lowering(foo_p, f)`, `foo_p = standard_primitive(shape_rule, ...)`) registers them as its rules.
 PRIMITIVE_SUFFIX = "_p"
@@ -78,6 +85,8 @@ def summarize_tree(tree: ast.Module, path: str, lines: list[str], imports: Impor
         "defs": collector.defs,
         "rules": collector.rules(tree),
         "installed": collector.installed(tree),
+        "params": collector.params,
+        "passes": collector.passes,
     }
 
 
@@ -175,6 +184,11 @@ class _Collector:
             for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)}
         # qualname -> [kind, bases, raises, references]
         self.defs: dict[str, list[Any]] = {}
+        # qualname of a function that raises -> [positional parameters, keyword-only parameters]
+        self.params: dict[str, list[list[str]]] = {}
+        # qualname -> [[reference called, {argument: template parts}], ...]: words passed, a call a row; an
+        # argument by its position ("0") or keyword
+        self.passes: dict[str, list[list[Any]]] = {}
 
     def scope(self, node: ast.AST, qualname: str, visible: list[dict[str, str]], cls: str | None) -> None:
         """Record `node` (the module, a function or a class) and every scope nested in it."""
@@ -186,6 +200,13 @@ class _Collector:
             refs.update(f"@{q}" for q in nested.values())
             refs.discard(f"{self.module}.{qualname}")
             self.defs[qualname] = ["function", [], raises, sorted(refs)]
+            passes = self._passes(node, visible, cls)
+            if passes:
+                self.passes[qualname] = passes
+            if raises or any(isinstance(value, str) for _ref, arguments in passes for value in arguments.values()):
+                arguments = node.args
+                self.params[qualname] = [[a.arg for a in (*arguments.posonlyargs, *arguments.args)],
+                                         [a.arg for a in arguments.kwonlyargs]]
         elif isinstance(node, ast.ClassDef):
             # What a class body names runs on import, not when something calls the class.
             bases = {self._named(d, visible, None, ()) for b in node.bases if (d := dotted_name(b))}
@@ -217,6 +238,31 @@ class _Collector:
         refs.update(self._instance_methods(text, words, typed, visible, cls, self_names))
         refs.discard(None)
         return "raise" in words, refs
+
+    def _passes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, visible: list[dict[str, str]],
+                 cls: str | None) -> list[list[Any]]:
+        """The function's own calls of jax functions (not of classes named like exceptions) that pass literal words
+        (a string or an f-string with words) or its own parameters on, each as [reference, {argument: passed}]: an
+        argument by position ("0") or keyword, passed words as template parts, a parameter passed on by its name."""
+        params = node.args.posonlyargs + node.args.args
+        self_names = (params[0].arg,) if cls and params else ()
+        own = {a.arg for a in (*params, *node.args.kwonlyargs)} - set(self_names)
+        found: list[list[Any]] = []
+        for call in _own_calls(node):
+            dotted = dotted_name(call.func)
+            if dotted is None or _EXCEPTION_NAME.search(dotted):
+                continue
+            arguments: list[tuple[int | str, ast.expr]] = list(enumerate(_before_starred(call.args)))
+            arguments += [(k.arg, k.value) for k in call.keywords if k.arg]
+            passed: dict[str, Any] = {}
+            for key, value in arguments:
+                if isinstance(value, ast.Name) and value.id in own:
+                    passed[str(key)] = value.id
+                elif _is_words(value) and (template := build_template(value)).has_words:
+                    passed[str(key)] = [list(p) for p in template.parts]
+            if passed and (ref := self._named(dotted, visible, cls, self_names)) is not None:
+                found.append([ref, passed])
+        return found
 
     def _instance_methods(self, text: str, words: set[str], typed: dict[str, str], visible: list[dict[str, str]],
                           cls: str | None, self_names: tuple[str, ...]) -> set[str | None]:
@@ -291,6 +337,44 @@ class _Collector:
                 if name and (ref := self._named(name, [], None, ())):
                     found[ARRAY_METHOD_TABLES[target.id].format(key.value)] = ref
         return dict(sorted(found.items()))
+
+
+# A class the call makes an exception of: its words are the raise's own, read by the raise-site extractor.
+_EXCEPTION_NAME = re.compile(r"(?:Error|Exception|Warning)$")
+
+
+def _own_calls(node: ast.AST) -> list[ast.Call]:
+    """The calls in a function's own lines, in source order: not those in the defs and classes nested in it.
+
+    Walked by hand, past the nodes that hold no call (names, constants, contexts, operators): most of a tree.
+    """
+    found = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        for name in current._fields:
+            value = getattr(current, name, None)
+            for child in value if isinstance(value, list) else (value,):
+                if isinstance(child, ast.AST) and not isinstance(child, _NO_CALLS):
+                    if isinstance(child, ast.Call):
+                        found.append(child)
+                    stack.append(child)
+    return sorted(found, key=lambda call: (call.lineno, call.col_offset))
+
+
+# Nodes that hold no call, and the scopes nested in a function (walked as functions of their own).
+_NO_CALLS = (ast.Name, ast.Constant, ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop, ast.alias,
+             ast.Pass, ast.Break, ast.Continue, ast.Global, ast.Nonlocal, ast.Import, ast.ImportFrom, *_SCOPES)
+
+
+def _before_starred(args: list[ast.expr]) -> list[ast.expr]:
+    """The positional arguments whose positions are known: those before any `*args`."""
+    starred = next((i for i, a in enumerate(args) if isinstance(a, ast.Starred)), len(args))
+    return args[:starred]
+
+
+def _is_words(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _names_primitive(word: str) -> bool:

@@ -1,4 +1,5 @@
-"""The crawl's per-snapshot step: every file's call summary, the call graph, and who reaches each raise.
+"""The crawl's per-snapshot step: every file's call summary, the call graph, who reaches each raise, and the
+words callers pass to functions that raise.
 
 A blob's summary is made from the parse that found its raise sites; a blob the database holds
 already has its summary stored, so only a file whose summary is missing (a catalogue crawled
@@ -22,7 +23,7 @@ from jax_errors.crawler.callgraph import GRAPH_VERSION, CallGraph
 from jax_errors.crawler.calls import CALLS_VERSION, summarize_calls
 from jax_errors.crawler.sources import SourceFile, SourceSnapshot
 from jax_errors.crawler.store import BlobScan
-from jax_errors.db.models import BlobCalls, RaisedBy, Snapshot, SnapshotCallGraph, SnapshotFile
+from jax_errors.db.models import BlobCalls, PassedWords, RaisedBy, Snapshot, SnapshotCallGraph, SnapshotFile
 from jax_errors.db.queries import chunks
 from jax_errors.exceptions import SourceParseError
 from jax_errors.forked import Forked
@@ -39,6 +40,7 @@ class CallGraphScan:
 
     made: dict[Key, dict[str, Any]] = field(default_factory=dict)  # summaries this crawl made
     rows: list[dict[str, Any]] = field(default_factory=list)  # raised_by rows, but for the snapshot id
+    passed: list[dict[str, Any]] = field(default_factory=list)  # passed_words rows, likewise
     public_names: int = 0
     functions: int = 0
 
@@ -84,6 +86,7 @@ def _graph(found: CallGraphScan, summaries: dict[str, dict[str, Any]]) -> CallGr
         {"path": path, "qualname": qualname, "entries": [[e.name, e.length, list(e.route)] for e in entries]}
         for (path, qualname), entries in sorted(reached.items())
     ]
+    found.passed = graph.passed_words()
     return found
 
 
@@ -123,6 +126,11 @@ def _copy_graph(session: Session, snapshot_id: int, found: CallGraphScan) -> boo
     rows = session.execute(select(RaisedBy.path, RaisedBy.qualname, RaisedBy.entries)
                            .where(RaisedBy.snapshot_id == snapshot_id).order_by(RaisedBy.path, RaisedBy.qualname))
     found.rows = [{"path": path, "qualname": qualname, "entries": entries} for path, qualname, entries in rows]
+    passed = session.execute(select(PassedWords.path, PassedWords.qualname, PassedWords.caller_path,
+                                    PassedWords.caller_qualname, PassedWords.words)
+                             .where(PassedWords.snapshot_id == snapshot_id).order_by(PassedWords.id))
+    found.passed = [{"path": path, "qualname": qualname, "caller_path": caller_path, "caller_qualname": caller,
+                     "words": words} for path, qualname, caller_path, caller, words in passed]
     return True
 
 
@@ -161,6 +169,9 @@ def store_call_graph(session: Session, row: Snapshot, found: CallGraphScan) -> N
     session.execute(delete(RaisedBy).where(RaisedBy.snapshot_id == row.id))
     if found.rows:
         session.execute(insert(RaisedBy), [{"snapshot_id": row.id, **entry} for entry in found.rows])
+    session.execute(delete(PassedWords).where(PassedWords.snapshot_id == row.id))
+    if found.passed:
+        session.execute(insert(PassedWords), [{"snapshot_id": row.id, **entry} for entry in found.passed])
     session.execute(delete(SnapshotCallGraph).where(SnapshotCallGraph.snapshot_id == row.id))
     session.add(SnapshotCallGraph(snapshot_id=row.id, version=BUILT_BY, public_names=found.public_names,
                                   functions=found.functions))

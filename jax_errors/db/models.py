@@ -272,6 +272,28 @@ class RaisedBy(Base):
         return f"<RaisedBy {self.path}:{self.qualname} from {len(self.entries)} public names>"
 
 
+class PassedWords(Base):
+    """One call of a snapshot that passes literal words to parameters of a function that raises (the call graph):
+    `_check_tree_and_avals("body_fun output and input", ...)` in `while_loop`. The raise's message with those
+    words in is the message that caller makes; when the caller later passes words to another check instead,
+    that message has a successor there (`db.caller_forms`)."""
+
+    __tablename__ = "passed_words"
+    __table_args__ = (Index("ix_passed_words_snapshot_id", "snapshot_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    snapshot_id: Mapped[int] = mapped_column(ForeignKey("snapshots.id", ondelete="CASCADE"))
+    path: Mapped[str] = mapped_column(Text)  # the function that raises
+    qualname: Mapped[str] = mapped_column(Text)
+    caller_path: Mapped[str] = mapped_column(Text)
+    caller_qualname: Mapped[str] = mapped_column(Text)
+    # parameter name -> the template parts of the words passed to it
+    words: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+    def __repr__(self) -> str:
+        return f"<PassedWords {self.caller_path}:{self.caller_qualname} -> {self.path}:{self.qualname}>"
+
+
 class Reproduction(Base):
     """One run of a reproduction case on one jax version: what it raised, and where."""
 

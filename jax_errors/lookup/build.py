@@ -11,8 +11,9 @@ from typing import Protocol
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
+from jax_errors.db.caller_forms import CallerForm, caller_forms, form_successors
 from jax_errors.db.engine import consistent_reads
-from jax_errors.db.history import catalogue_history, lineage_end, live_successor
+from jax_errors.db.history import CatalogueHistory, catalogue_history, lineage_end, live_successor
 from jax_errors.db.models import Occurrence, RaiseSite
 from jax_errors.db.queries import chunks, observed_messages, worded_messages
 from jax_errors.lookup.index import Entry, LookupIndex, make_entry
@@ -54,7 +55,41 @@ def index_from_session(session: Session) -> LookupIndex:
         if error_id in elsewhere:  # earlier wordings lead where the newest does: the live card, or this one
             raised = [(p, snapshots[p], sites[s], place) for s, places in held[error_id].items() for p, place in places]
             earlier += earlier_wordings(error_id, template, raised, wording, live_id or error_id)
-    return LookupIndex(entries + earlier, frozenset(observed))
+    forms = caller_form_entries(session, history, wording, {e.error_id for e in entries + earlier})
+    return LookupIndex(entries + earlier + forms, frozenset(observed))
+
+
+def caller_form_entries(session: Session, history: CatalogueHistory, wording: Mapping[int, Wording],
+                        taken: set[str]) -> list[Entry]:
+    """The messages callers made with a helper's raise and stopped making, each leading to the card of the check the
+    caller raises now (`caller_forms`), where that is not the helper's own: an entry each, as `earlier_wordings` makes
+    (an id made from the error's and the words, naming the error), with the newest snapshot that worded it so.
+
+    Parameters:
+        taken: the ids of the index's other entries.
+    """
+    snapshots = history.snapshots
+    forms = caller_forms(session, snapshots)
+    ends = form_successors(forms, len(snapshots) - 1)
+    leads: list[tuple[CallerForm, str]] = []
+    for form in forms:
+        end = ends.get(form.key)
+        card = live_successor(end.error_id, history.errors) if end is not None else None
+        if card is not None and card != live_successor(form.error_id, history.errors):
+            leads.append((form, card))
+    sites = {s.id: s for s in _sites(session, sorted({form.site_id for form, _ in leads}))}
+    found: list[Entry] = []
+    for form, card in leads:
+        site, snapshot = sites[form.site_id], snapshots[form.last]
+        words = wording.get(form.snapshot_id, Wording())
+        template = as_raised(form.template, site.exc_class, words)
+        error_id = wording_id(form.error_id, template)
+        if error_id not in taken:
+            taken.add(error_id)
+            entry = make_entry(error_id, site, template, form.path, snapshot.label, (), live_id=card,
+                               made_class=words.class_raised(site.exc_class, site.exc_expr, form.template))
+            found.append(dataclasses.replace(entry, wording_of=form.error_id))
+    return found
 
 
 class Placed(Protocol):

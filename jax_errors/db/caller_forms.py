@@ -1,0 +1,181 @@
+"""The messages a raise makes with the words each caller passes it, and where a caller's message went after.
+
+`_check_tree_and_avals(what, ...)` raises `f"{what} must have identical types, got ..."`, and
+`while_loop` called it with "body_fun output and input": users saw `body_fun output and input must
+have identical types, got ...`. In jax 0.4.32 `while_loop` stopped calling it, and called
+`_check_carry_type('while_loop body', ...)` instead. The helper still raises (for other callers),
+so its lineage goes on, and the old message led to the helper's card: not to the check `while_loop`
+raises now.
+
+A *caller form* is a raise's template with one caller's words put in for its parameters (the
+crawl's `PassedWords`). A form no caller makes any more has a successor when, in the very snapshot it
+is gone from, a function that made it starts making another form of the same class holding most of
+its words (FORM_RESEMBLANCE); forms are followed from successor to successor to one still made.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from sqlalchemy import Text, cast, select
+from sqlalchemy.orm import Session
+
+from jax_errors.db.models import OccurrenceSpan, PassedWords, RaiseSite, Snapshot
+from jax_errors.db.queries import chunks
+from jax_errors.template import Part, Template, merge_into
+
+# The share of a form's words (case aside) the form a caller makes instead must hold. The while_loop pair above holds
+# 6 of 9 (`output`, `and`, `input`, `must`, `have`, `types`); a check of other things holds few (a dtype check
+# after `Cannot determine dtype of int32`, 2 of 5). The rest of the rule guards against chance: the same caller, the
+# same class, in the snapshot the old form went.
+FORM_RESEMBLANCE = 0.5
+_WORD = re.compile(r"\w+")
+
+
+@dataclass
+class CallerForm:
+    """A raise's message with a caller's words in, the snapshots (by rank in release order) that made it, and the
+    callers that did, by rank. A message several callers make (or one caller moved to another function) is one form."""
+
+    error_id: str
+    site_id: int
+    path: str  # of the raise, in the newest snapshot making the form
+    exc_class: str  # the class's last name
+    template: Template
+    snapshot_id: int  # of the newest snapshot making it
+    callers: dict[int, set[str]] = field(default_factory=dict)  # rank -> the qualnames of the functions calling
+
+    @property
+    def first(self) -> int:
+        return min(self.callers)
+
+    @property
+    def last(self) -> int:
+        return max(self.callers)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.error_id, self.template.skeleton
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        return frozenset(_WORD.findall(self.template.skeleton.lower()))
+
+
+def caller_forms(session: Session, snapshots: Sequence[Snapshot]) -> list[CallerForm]:
+    """Every caller form of the snapshots (in release order), made from what the crawl stored."""
+    rank = {s.id: i for i, s in enumerate(snapshots)}
+    # The words as the text stored: most snapshots hold the words and raises of the last one; each text is read, and
+    # put into each template, once.
+    passed = session.execute(select(PassedWords.snapshot_id, PassedWords.path, PassedWords.qualname,
+                                    PassedWords.caller_qualname, cast(PassedWords.words, Text))
+                             .order_by(PassedWords.id)).all()
+    raises = _raises(session, sorted({(path, qualname) for _, path, qualname, *_ in passed}), sorted(rank))
+    forms: dict[tuple[str, str], CallerForm] = {}
+    made_of: dict[tuple[Template, str], tuple[Template, str] | None] = {}  # (template, words) -> form, its skeleton
+    for snapshot_id, path, qualname, caller, words in passed:
+        if snapshot_id not in rank:
+            continue
+        at = rank[snapshot_id]
+        for error_id, site_id, exc_class, template in raises.get((snapshot_id, path, qualname), ()):
+            if (template, words) not in made_of:
+                made = with_words(template, json.loads(words))
+                made_of[(template, words)] = (made, made.skeleton) if made is not None else None
+            if (found := made_of[(template, words)]) is None:
+                continue
+            made, skeleton = found
+            form = forms.get((error_id, skeleton))
+            if form is None:
+                form = forms[(error_id, skeleton)] = CallerForm(error_id, site_id, path, exc_class.rpartition(".")[2],
+                                                                made, snapshot_id)
+            elif at > rank[form.snapshot_id]:
+                form.site_id, form.path, form.template, form.snapshot_id = site_id, path, made, snapshot_id
+            form.callers.setdefault(at, set()).add(caller)
+    return sorted(forms.values(), key=lambda f: f.key)
+
+
+def with_words(template: Template, words: dict[str, list]) -> Template | None:
+    """The template with the words passed to its parameters put in for the placeholders naming them (`{what}`); None
+    when it names none of them, or has no words of its own (`raise ValueError(what)`: the caller's words alone)."""
+    if not template.has_words:
+        return None
+    parts: list[Part] = []
+    filled = False
+    for part in template.parts:
+        passed = words.get(part.text) if part.kind == "expr" else None
+        if passed is None:
+            merge_into(parts, (part,))
+        else:
+            merge_into(parts, tuple(Part(kind, text) for kind, text in passed))
+            filled = True
+    return Template(tuple(parts), template.forms) if filled else None
+
+
+def form_successors(forms: Sequence[CallerForm], newest: int) -> dict[tuple[str, str], CallerForm]:
+    """For each form its callers stopped making before the newest snapshot (rank `newest`), the form it became, still
+    made; forms whose chain ends in one no longer made are left out."""
+    starting: dict[tuple[str, int], list[CallerForm]] = defaultdict(list)
+    for form in forms:
+        for caller in sorted(form.callers[form.first]):
+            starting[(caller, form.first)].append(form)
+    successor: dict[tuple[str, str], CallerForm] = {}
+    for form in forms:
+        if form.last < newest:
+            started = [other for caller in sorted(form.callers[form.last])
+                       for other in starting[(caller, form.last + 1)]]
+            if (found := _successor(form, started)) is not None:
+                successor[form.key] = found
+    ends: dict[tuple[str, str], CallerForm] = {}
+    for key, found in successor.items():
+        seen = {key}
+        while found.last < newest and found.key in successor and found.key not in seen:
+            seen.add(found.key)
+            found = successor[found.key]
+        if found.last == newest:
+            ends[key] = found
+    return ends
+
+
+def resemblance(form: CallerForm, other: CallerForm) -> float:
+    """The share of the form's words the other holds."""
+    return len(form.words & other.words) / max(1, len(form.words))
+
+
+def _successor(form: CallerForm, started: list[CallerForm]) -> CallerForm | None:
+    """The form a caller of `form` started making when it stopped: of the same class, holding the most of its words."""
+    scored = [(resemblance(form, other), other) for other in started
+              if other.exc_class == form.exc_class and other.key != form.key]
+    best = max(scored, key=lambda item: (item[0], item[1].key), default=None)
+    return best[1] if best is not None and best[0] >= FORM_RESEMBLANCE else None
+
+
+def _raises(session: Session, functions: list[tuple[str, str]], snapshot_ids: list[int]
+            ) -> dict[tuple[int, str, str], list[tuple[str, int, str, Template]]]:
+    """The raises of these functions (path, qualname), by snapshot: (error id, site id, class, template)."""
+    wanted = set(functions)
+    found: dict[tuple[int, str, str], list[tuple[str, int, str, Template]]] = defaultdict(list)
+    templates: dict[int, Template] = {}
+    for chunk in chunks(sorted({qualname for _, qualname in functions})):
+        for path, qualname, error_id, site_id, exc_class, parts, first, last in session.execute(
+            select(OccurrenceSpan.path, RaiseSite.qualname, OccurrenceSpan.error_id, RaiseSite.id, RaiseSite.exc_class,
+                   RaiseSite.template_parts, OccurrenceSpan.first_snapshot, OccurrenceSpan.last_snapshot)
+            .join(RaiseSite, RaiseSite.id == OccurrenceSpan.site_id)
+            .where(RaiseSite.qualname.in_(chunk), OccurrenceSpan.error_id.is_not(None), RaiseSite.kind == "raise",
+                   RaiseSite.exc_class.is_not(None))
+            .order_by(RaiseSite.lineno, RaiseSite.id)
+        ):
+            if (path, qualname) not in wanted:
+                continue
+            if site_id not in templates:
+                templates[site_id] = Template.from_json(parts)
+            start = bisect_left(snapshot_ids, first)
+            stop = len(snapshot_ids) if last is None else bisect_right(snapshot_ids, last)
+            for snapshot_id in snapshot_ids[start:stop]:
+                found[(snapshot_id, path, qualname)].append((error_id, site_id, exc_class, templates[site_id]))
+    return found

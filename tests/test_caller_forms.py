@@ -1,0 +1,247 @@
+"""Caller forms: the words callers pass to a helper that raises, and where a caller's message went when it stopped."""
+
+import textwrap
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from jax_errors.crawler.callgraph import CallGraph
+from jax_errors.crawler.calls import summarize_calls
+from jax_errors.crawler.crawl import crawl_snapshot
+from jax_errors.crawler.repository import JaxRepository
+from jax_errors.db.caller_forms import caller_forms, form_successors, with_words
+from jax_errors.db.engine import open_database
+from jax_errors.db.history import ordered_snapshots
+from jax_errors.db.models import PassedWords
+from jax_errors.lookup.build import open_index
+from jax_errors.lookup.index import Query
+from jax_errors.template import Part, Template
+
+COMMON = '''
+    def _check_tree_and_avals(what, tree1, tree2):
+        if tree1 != tree2:
+            raise TypeError(f"{what} must have identical types, got {tree1} and {tree2}.")
+
+    def check_arraylike(fun_name, x):
+        if not hasattr(x, "shape"):
+            raise TypeError(f"{fun_name} requires ndarray or scalar arguments, got {type(x)} at position 0.")
+'''
+LOOPS = '''
+    from jax._src.common import _check_tree_and_avals, check_arraylike
+
+    def while_loop(body_fun, init):
+        _check_tree_and_avals("body_fun output and input", body_fun(init), init)
+
+    def scan(f, init):
+        _check_tree_and_avals("scan carry output and input", f(init), init)
+
+    def fori_loop(body_fun, init):
+        _check_tree_and_avals("fori_loop carry output and input", body_fun(init), init)
+
+    def geomspace(x):
+        check_arraylike("geomspace", x)
+'''
+# In v2, while_loop words its check anew in a helper of its own; fori_loop raises an unlike check of the same class;
+# scan makes its message from a function of its own; geomspace makes it through a function that passes its words on,
+# and makes another message besides.
+CARRY = '''
+    def _check_carry_type(name, in_carry, out_carry):
+        if in_carry != out_carry:
+            raise TypeError(f"{name} function carry input and carry output must have equal types, but they "
+                            f"differ: {in_carry} vs {out_carry}")
+
+    def _check_bounds(what, lower, upper):
+        if lower > upper:
+            raise TypeError(f"{what}: lower bound {lower} must not exceed upper bound {upper}")
+'''
+LOOPS_AFTER = CARRY + '''
+    from jax._src.common import _check_tree_and_avals, check_arraylike
+
+    def ensure_arraylike(fun_name, x):
+        check_arraylike(fun_name, x)
+        if x.dtype == object:
+            raise TypeError(f"JAX only supports number and bool dtypes, got dtype {x.dtype} in {fun_name}")
+
+    def while_loop(body_fun, init):
+        _check_carry_type("while_loop body", init, body_fun(init))
+
+    def scan(f, init):
+        _scan_impl(f, init)
+
+    def _scan_impl(f, init):
+        _check_tree_and_avals("scan carry output and input", f(init), init)
+
+    def fori_loop(body_fun, init):
+        _check_bounds("fori_loop bounds", init, body_fun(init))
+
+    def geomspace(x):
+        ensure_arraylike("geomspace", x)
+'''
+
+
+def summaries(files: dict[str, str]) -> dict[str, dict]:
+    return {path: summarize_calls(textwrap.dedent(text), path) for path, text in files.items()}
+
+
+def test_a_summary_lists_the_words_each_function_passes_and_the_parameters_of_those_that_raise():
+    summary = summaries({"jax/_src/loops.py": CARRY + '''
+    from jax._src import common
+
+    class Loop:
+        def check(self, what):
+            raise ValueError(f"{what} is wrong")
+
+        def run(self):
+            self.check("the loop body")
+
+    def while_loop(body_fun, *args):
+        common.check(f"while_loop body {body_fun}", *args, when="at trace time")
+        raise TypeError("its own words are the raise's, not a pass")
+        print("not a jax function: no pass")
+
+        def inner():
+            common.check("an inner function's pass is its own")
+    '''})["jax/_src/loops.py"]
+    assert summary["params"] == {
+        "_check_carry_type": [["name", "in_carry", "out_carry"], []], "_check_bounds": [["what", "lower", "upper"], []],
+        "Loop.check": [["self", "what"], []], "while_loop": [["body_fun"], []]}
+    assert summary["passes"] == {
+        "Loop.run": [["~Loop:check", {"0": [["lit", "the loop body"]]}]],
+        "while_loop": [["jax._src.common.check", {"0": [["lit", "while_loop body "], ["expr", "body_fun"]],
+                                                  "when": [["lit", "at trace time"]]}]],
+        "while_loop.<locals>.inner": [
+            ["jax._src.common.check", {"0": [["lit", "an inner function's pass is its own"]]}]],
+    }
+
+
+def test_the_graph_joins_passes_to_the_parameters_of_the_function_called():
+    graph = CallGraph(summaries({
+        "jax/_src/common.py": COMMON + '''
+    def quiet(what):
+        return what  # raises nothing: words passed to it make no message
+
+    class Loop:
+        def check(self, what, *, where):
+            raise ValueError(f"{what} is wrong {where}")
+
+        def run(self):
+            self.check("the loop body", where="in run")
+    ''',
+        "jax/_src/loops.py": '''
+            from jax._src.common import _check_tree_and_avals, quiet
+
+            def while_loop(body_fun, init):
+                _check_tree_and_avals("body_fun output and input", body_fun(init), init)
+                _check_tree_and_avals(tree1=1, tree2=2, what="by keyword")
+                quiet("nothing raised")
+        ''',
+    }))
+    assert graph.passed_words() == [
+        # a method called on `self`: the first word goes to the parameter after `self`
+        {"path": "jax/_src/common.py", "qualname": "Loop.check", "caller_path": "jax/_src/common.py",
+         "caller_qualname": "Loop.run", "words": {"what": [["lit", "the loop body"]], "where": [["lit", "in run"]]}},
+        {"path": "jax/_src/common.py", "qualname": "_check_tree_and_avals", "caller_path": "jax/_src/loops.py",
+         "caller_qualname": "while_loop", "words": {"what": [["lit", "body_fun output and input"]]}},
+        {"path": "jax/_src/common.py", "qualname": "_check_tree_and_avals", "caller_path": "jax/_src/loops.py",
+         "caller_qualname": "while_loop", "words": {"what": [["lit", "by keyword"]]}},
+    ]
+
+
+def test_words_passed_on_as_they_came_reach_the_function_they_are_passed_to():
+    graph = CallGraph(summaries({
+        "jax/_src/common.py": COMMON + '''
+    def ensure_arraylike(fun_name, x, *, where=None):
+        check_arraylike(fun_name, x)
+        _ensure_again(where, fun_name)
+
+    def _ensure_again(where, name):
+        check_arraylike(name, where)
+    ''',
+        "jax/_src/numpy.py": '''
+            from jax._src.common import ensure_arraylike
+
+            def geomspace(x):
+                ensure_arraylike("geomspace", x, where="the start")
+        ''',
+    }))
+    rows = [(r["qualname"], r["caller_qualname"], r["words"]) for r in graph.passed_words()]
+    geomspace = [["lit", "geomspace"]]
+    assert rows == [("check_arraylike", "geomspace", {"fun_name": geomspace}),  # one call on
+                    # two calls on, each word as it was passed to another parameter
+                    ("check_arraylike", "geomspace", {"fun_name": geomspace, "x": [["lit", "the start"]]})]
+    # ensure_arraylike and _ensure_again raise nothing: no rows of theirs
+
+
+def test_words_go_in_for_the_placeholders_naming_their_parameters_only():
+    template = Template((Part("expr", "what"), Part("lit", " must match "), Part("expr", "what.upper()")))
+    made = with_words(template, {"what": [["lit", "branch "], ["expr", "i"]], "other": [["lit", "unused words"]]})
+    assert made.text == "branch {i} must match {what.upper()}"
+    assert with_words(template, {"other": [["lit", "unused words"]]}) is None
+
+
+@pytest.fixture
+def loops_db(git_repo, tmp_path):
+    git_repo.commit({"jax/_src/common.py": COMMON, "jax/_src/loops.py": LOOPS}, "v1", tag="jax-v0.0.1")
+    git_repo.commit({"jax/_src/loops.py": LOOPS_AFTER}, "v2", tag="jax-v0.0.2")
+    git_repo.commit({"jax/_src/other.py": "X = 1\n"}, "v3", tag="jax-v0.0.3")
+    engine = open_database(tmp_path / "loops.db")
+    with JaxRepository(git_repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2", "jax-v0.0.3"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    return engine
+
+
+def test_the_crawl_stores_each_snapshots_passed_words(loops_db):
+    with Session(loops_db) as session:
+        rows = session.execute(select(PassedWords.snapshot_id, PassedWords.caller_qualname, PassedWords.qualname)
+                               .order_by(PassedWords.snapshot_id, PassedWords.id)).all()
+    v1 = [("while_loop", "_check_tree_and_avals"), ("scan", "_check_tree_and_avals"),
+          ("fori_loop", "_check_tree_and_avals"), ("geomspace", "check_arraylike")]
+    # geomspace's words reach both functions that raise with them: the one it calls, and the one that passes them on
+    v2 = [("while_loop", "_check_carry_type"), ("_scan_impl", "_check_tree_and_avals"), ("fori_loop", "_check_bounds"),
+          ("geomspace", "ensure_arraylike"), ("geomspace", "check_arraylike")]
+    # v3 changes no summary: its graph, passed words too, is the last one's, copied
+    assert rows == [(1, *row) for row in v1] + [(2, *row) for row in v2] + [(3, *row) for row in v2]
+
+
+def test_a_form_no_caller_makes_any_more_leads_to_the_alike_one_its_caller_made_instead(loops_db):
+    with Session(loops_db) as session:
+        forms = caller_forms(session, ordered_snapshots(session))
+    made = {f.template.text: (f.first, f.last, sorted(f.callers[f.last])) for f in forms}
+    assert made == {
+        "body_fun output and input must have identical types, got {tree1} and {tree2}.": (0, 0, ["while_loop"]),
+        # made by another function of scan's from v2 on: made all along
+        "scan carry output and input must have identical types, got {tree1} and {tree2}.": (0, 2, ["_scan_impl"]),
+        "fori_loop carry output and input must have identical types, got {tree1} and {tree2}.": (0, 0, ["fori_loop"]),
+        "while_loop body function carry input and carry output must have equal types, but they differ: "
+        "{in_carry} vs {out_carry}": (1, 2, ["while_loop"]),
+        "fori_loop bounds: lower bound {lower} must not exceed upper bound {upper}": (1, 2, ["fori_loop"]),
+        # through the function passing geomspace's words on: made all along
+        "geomspace requires ndarray or scalar arguments, got {type(x)} at position 0.": (0, 2, ["geomspace"]),
+        "JAX only supports number and bool dtypes, got dtype {x.dtype} in geomspace": (1, 2, ["geomspace"]),
+    }
+    ends = form_successors(forms, newest=2)
+    # fori_loop's new check holds 2 of its old message's 10 words (`fori_loop`, `must`): no successor
+    assert {key[1][:25]: end.template.text[:25] for key, end in ends.items()} == {
+        "body_fun output and input": "while_loop body function "}
+
+
+def test_an_old_callers_message_leads_to_the_card_of_the_check_that_caller_raises_now(loops_db):
+    index = open_index(loops_db)
+    by_template = {e.template.text[:20]: e for e in index.entries if e.wording_of is None}
+    carry, helper = by_template["{name} function carr"], by_template["{what} must have ide"]
+    [best, *_] = index.lookup(Query("body_fun output and input must have identical types, got (int32[],) and "
+                                    "(float32[],).", "TypeError"))
+    assert (best.entry.error_id, best.how, best.worded_until) == (carry.error_id, "template", "jax-v0.0.1")
+    assert best.matched.wording_of == helper.error_id
+    assert best.matched.template.text.startswith("body_fun output and input must have identical types")
+    # scan still makes its message, and fori_loop's went to no alike check: both lead to the helper's card
+    for message in ("scan carry output and input must have identical types, got (1,) and (2,).",
+                    "fori_loop carry output and input must have identical types, got (1,) and (2,)."):
+        [best, *_] = index.lookup(Query(message, "TypeError"))
+        assert (best.entry.error_id, best.matched) == (helper.error_id, None)
+    [best, *_] = index.lookup(Query("geomspace requires ndarray or scalar arguments, got <class 'list'> at position 0.",
+                                    "TypeError"))
+    assert (best.entry.error_id, best.matched) == (by_template["{fun_name} requires "].error_id, None)
+    assert sum(e.wording_of is not None for e in index.entries) == 1  # while_loop's old message
