@@ -10,12 +10,14 @@ from jax_errors.crawler.callgraph import CallGraph
 from jax_errors.crawler.calls import summarize_calls
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.repository import JaxRepository
-from jax_errors.db.caller_forms import caller_forms, form_successors, with_words
+from jax_errors.db.caller_forms import CallerForm, caller_forms, form_successors, with_words
 from jax_errors.db.engine import open_database
 from jax_errors.db.history import ordered_snapshots
 from jax_errors.db.models import PassedWords
+from jax_errors.lookup.browser import catalogue_index
 from jax_errors.lookup.build import open_index
 from jax_errors.lookup.index import Query
+from jax_errors.site_gen.catalogue import load_catalogue
 from jax_errors.template import Part, Template
 
 COMMON = '''
@@ -92,26 +94,41 @@ def test_a_summary_lists_the_words_each_function_passes_and_the_parameters_of_th
         def check(self, what):
             raise ValueError(f"{what} is wrong")
 
-        def run(self):
+        @classmethod
+        def make(cls, what):
+            raise ValueError(f"{what} cannot be made")
+
+        @staticmethod
+        def plain(what):
+            raise ValueError(f"{what} is plain")
+
+        def run(self, name):
             self.check("the loop body")
+            self.helper.strip("a method of what self.helper holds: no pass")
+            name = name.upper()
+            common.check(name)  # assigned anew: not the words it was passed
 
     def while_loop(body_fun, *args):
         common.check(f"while_loop body {body_fun}", *args, when="at trace time")
         raise TypeError("its own words are the raise's, not a pass")
         print("not a jax function: no pass")
 
-        def inner():
-            common.check("an inner function's pass is its own")
-    '''})["jax/_src/loops.py"]
+        def inner(what):
+            common.check("an inner function's pass is its own", what)
+'''})["jax/_src/loops.py"]
     assert summary["params"] == {
-        "_check_carry_type": [["name", "in_carry", "out_carry"], []], "_check_bounds": [["what", "lower", "upper"], []],
-        "Loop.check": [["self", "what"], []], "while_loop": [["body_fun"], []]}
+        "_check_carry_type": [["name", "in_carry", "out_carry"], [], "function"],
+        "_check_bounds": [["what", "lower", "upper"], [], "function"], "Loop.check": [["self", "what"], [], "method"],
+        "Loop.make": [["cls", "what"], [], "classmethod"], "Loop.plain": [["what"], [], "staticmethod"],
+        "while_loop": [["body_fun"], [], "function"],
+        # it raises nothing, but passes its own parameter on
+        "while_loop.<locals>.inner": [["what"], [], "function"]}
     assert summary["passes"] == {
         "Loop.run": [["~Loop:check", {"0": [["lit", "the loop body"]]}]],
         "while_loop": [["jax._src.common.check", {"0": [["lit", "while_loop body "], ["expr", "body_fun"]],
                                                   "when": [["lit", "at trace time"]]}]],
         "while_loop.<locals>.inner": [
-            ["jax._src.common.check", {"0": [["lit", "an inner function's pass is its own"]]}]],
+            ["jax._src.common.check", {"0": [["lit", "an inner function's pass is its own"]], "1": "what"}]],
     }
 
 
@@ -122,29 +139,43 @@ def test_the_graph_joins_passes_to_the_parameters_of_the_function_called():
         return what  # raises nothing: words passed to it make no message
 
     class Loop:
-        def check(self, what, *, where):
+        def check(this, what, *, where):
             raise ValueError(f"{what} is wrong {where}")
+
+        @classmethod
+        def make(cls, what):
+            raise ValueError(f"{what} cannot be made")
+
+        @staticmethod
+        def plain(what):
+            raise ValueError(f"{what} is plain")
 
         def run(self):
             self.check("the loop body", where="in run")
+            self.plain("plain words")
     ''',
         "jax/_src/loops.py": '''
-            from jax._src.common import _check_tree_and_avals, quiet
+            from jax._src.common import _check_tree_and_avals, quiet, Loop
 
-            def while_loop(body_fun, init):
+            def while_loop(body_fun, init, loop):
                 _check_tree_and_avals("body_fun output and input", body_fun(init), init)
                 _check_tree_and_avals(tree1=1, tree2=2, what="by keyword")
                 quiet("nothing raised")
+                Loop.make("made by its class")
+                Loop.check(loop, "checked through the class")
         ''',
     }))
-    assert graph.passed_words() == [
-        # a method called on `self`: the first word goes to the parameter after `self`
-        {"path": "jax/_src/common.py", "qualname": "Loop.check", "caller_path": "jax/_src/common.py",
-         "caller_qualname": "Loop.run", "words": {"what": [["lit", "the loop body"]], "where": [["lit", "in run"]]}},
-        {"path": "jax/_src/common.py", "qualname": "_check_tree_and_avals", "caller_path": "jax/_src/loops.py",
-         "caller_qualname": "while_loop", "words": {"what": [["lit", "body_fun output and input"]]}},
-        {"path": "jax/_src/common.py", "qualname": "_check_tree_and_avals", "caller_path": "jax/_src/loops.py",
-         "caller_qualname": "while_loop", "words": {"what": [["lit", "by keyword"]]}},
+    rows = [(r["qualname"], r["caller_path"], r["caller_qualname"], r["words"]) for r in graph.passed_words()]
+    common, loops = "jax/_src/common.py", "jax/_src/loops.py"
+    assert rows == [
+        # a method called on its instance: the words go to the parameter after the first, whatever its name
+        ("Loop.check", common, "Loop.run", {"what": [["lit", "the loop body"]], "where": [["lit", "in run"]]}),
+        ("Loop.plain", common, "Loop.run", {"what": [["lit", "plain words"]]}),  # a staticmethod has no `self`
+        ("_check_tree_and_avals", loops, "while_loop", {"what": [["lit", "body_fun output and input"]]}),
+        ("_check_tree_and_avals", loops, "while_loop", {"what": [["lit", "by keyword"]]}),
+        ("Loop.make", loops, "while_loop", {"what": [["lit", "made by its class"]]}),  # a classmethod's `cls` is bound
+        # a method called through its class takes its instance first
+        ("Loop.check", loops, "while_loop", {"what": [["lit", "checked through the class"]]}),
     ]
 
 
@@ -173,23 +204,69 @@ def test_words_passed_on_as_they_came_reach_the_function_they_are_passed_to():
     # ensure_arraylike and _ensure_again raise nothing: no rows of theirs
 
 
+def test_words_are_passed_on_at_most_three_calls_and_once_through_a_cycle():
+    chain = "\n".join(f"def f{i}(what):\n    f{i + 1}(what)\n    f{i + 1}(what)\n"
+                      f"    raise ValueError(f'{{what}} at {i}')\n" for i in range(6))
+    graph = CallGraph(summaries({"jax/_src/chain.py": chain + '''
+def f6(what):
+    raise ValueError(f"{what} at 6")
+
+def rec(what, depth):
+    if depth:
+        rec(what, depth - 1)
+        rec(what, depth - 2)
+    raise ValueError(f"{what} went too deep")
+
+def caller():
+    f0("words")
+    rec("words", 3)
+'''}))
+    reached = [row["qualname"] for row in graph.passed_words()]
+    assert reached == ["f0", "f1", "f2", "f3", "rec"]  # each once, though each calls the next twice
+
+
 def test_words_go_in_for_the_placeholders_naming_their_parameters_only():
     template = Template((Part("expr", "what"), Part("lit", " must match "), Part("expr", "what.upper()")))
     made = with_words(template, {"what": [["lit", "branch "], ["expr", "i"]], "other": [["lit", "unused words"]]})
     assert made.text == "branch {i} must match {what.upper()}"
     assert with_words(template, {"other": [["lit", "unused words"]]}) is None
+    # `raise ValueError(what)`: the message is the caller's words alone, no form of the raise's
+    assert with_words(Template((Part("expr", "what"),)), {"what": [["lit", "all the words"]]}) is None
 
 
 @pytest.fixture
 def loops_db(git_repo, tmp_path):
     git_repo.commit({"jax/_src/common.py": COMMON, "jax/_src/loops.py": LOOPS}, "v1", tag="jax-v0.0.1")
     git_repo.commit({"jax/_src/loops.py": LOOPS_AFTER}, "v2", tag="jax-v0.0.2")
-    git_repo.commit({"jax/_src/other.py": "X = 1\n"}, "v3", tag="jax-v0.0.3")
+    # a comment moves the lines: no call summary changes, and the graph is the last one's, copied
+    git_repo.commit({"jax/_src/loops.py": LOOPS_AFTER + "\n    # a comment\n"}, "v3", tag="jax-v0.0.3")
     engine = open_database(tmp_path / "loops.db")
     with JaxRepository(git_repo.path) as repository:
         for tag in ("jax-v0.0.1", "jax-v0.0.2", "jax-v0.0.3"):
             crawl_snapshot(engine, repository.snapshot(tag))
     return engine
+
+
+def test_a_copied_graph_copies_the_passed_words(git_repo, tmp_path, monkeypatch):
+    from jax_errors.crawler import entry_points
+
+    copied = []
+    real_copy = entry_points._copy_graph
+    monkeypatch.setattr(entry_points, "_copy_graph", lambda session, snapshot_id, found: copied.append(snapshot_id)
+                        or real_copy(session, snapshot_id, found))
+    git_repo.commit({"jax/_src/common.py": COMMON, "jax/_src/loops.py": LOOPS_AFTER}, "v1", tag="jax-v0.0.1")
+    git_repo.commit({"jax/_src/loops.py": LOOPS_AFTER + "\n    # a comment\n"}, "v2", tag="jax-v0.0.2")
+    engine = open_database(tmp_path / "copied.db")
+    with JaxRepository(git_repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    assert copied == [1]
+    with Session(engine) as session:
+        rows = session.execute(select(PassedWords.snapshot_id, PassedWords.path, PassedWords.qualname,
+                                      PassedWords.caller_path, PassedWords.caller_qualname, PassedWords.words)
+                               .order_by(PassedWords.id)).all()
+    first = [row[1:] for row in rows if row[0] == 1]
+    assert len(first) == 5 and [row[1:] for row in rows if row[0] == 2] == first
 
 
 def test_the_crawl_stores_each_snapshots_passed_words(loops_db):
@@ -208,7 +285,7 @@ def test_the_crawl_stores_each_snapshots_passed_words(loops_db):
 def test_a_form_no_caller_makes_any_more_leads_to_the_alike_one_its_caller_made_instead(loops_db):
     with Session(loops_db) as session:
         forms = caller_forms(session, ordered_snapshots(session))
-    made = {f.template.text: (f.first, f.last, sorted(f.callers[f.last])) for f in forms}
+    made = {f.template.text: (f.first, f.last, sorted(name for _path, name in f.callers[f.last])) for f in forms}
     assert made == {
         "body_fun output and input must have identical types, got {tree1} and {tree2}.": (0, 0, ["while_loop"]),
         # made by another function of scan's from v2 on: made all along
@@ -245,3 +322,65 @@ def test_an_old_callers_message_leads_to_the_card_of_the_check_that_caller_raise
                                     "TypeError"))
     assert (best.entry.error_id, best.matched) == (by_template["{fun_name} requires "].error_id, None)
     assert sum(e.wording_of is not None for e in index.entries) == 1  # while_loop's old message
+    # the site's index, made from the catalogue, holds it too: the search page finds what the CLI finds
+    assert catalogue_index(load_catalogue(loops_db)).entries == index.entries
+
+
+def form(error_id: str, text: str, callers: dict[int, list[str]], exc_class: str = "TypeError",
+         own: str | None = None) -> CallerForm:
+    """A form of `text` (`{}` a placeholder), made by functions of `loops.py` by rank; `own`, the raise's own words."""
+    def template(words: str) -> Template:
+        parts: list[Part] = []
+        for i, piece in enumerate(words.split("{}")):
+            parts += [Part("expr", "x")] * bool(i) + [Part("lit", piece)] * bool(piece)
+        return Template(tuple(parts))
+    return CallerForm(error_id, 0, "jax/_src/check.py", exc_class, template(text), template(own or text), 0,
+                      {at: {("jax/_src/loops.py", name) for name in names} for at, names in callers.items()})
+
+
+def successors(*forms: CallerForm, newest: int = 3) -> dict[str, str]:
+    return {key[1]: end.template.skeleton for key, end in form_successors(forms, newest).items()}
+
+
+def test_successors_are_followed_to_a_form_still_made_and_a_chain_ending_in_one_gone_leads_nowhere():
+    old = form("e1", "branch 0 and {} outputs must have same type structure, got {}", {0: ["switch"]},
+               own="{} must have same type structure, got {}")
+    middle = form("e2", "branch 0 output must have same type structure as branch {} output", {1: ["switch"]},
+                  own="{} must have same type structure as {}")
+    now = form("e3", "switch branch outputs must have the same type structure, but they differ",
+               {2: ["switch"], 3: ["_switch_internal"]}, own="{} branch outputs must have the same type structure")
+    assert successors(old, middle, now) == {old.template.skeleton: now.template.skeleton,
+                                            middle.template.skeleton: now.template.skeleton}
+    gone = form("e3", now.template.skeleton, {2: ["switch"]}, own=now.own.skeleton)
+    assert successors(old, middle, gone) == {}  # the end is made by no caller of the newest snapshot
+
+
+def test_no_successor_without_an_uncommon_word_of_the_raises_own_or_between_two_unlike_errors_alike():
+    old = form("e1", "fori_loop carry output and input must have identical types, got {}", {0: ["fori_loop"]},
+               own="{} must have identical types, got {}")
+    # the caller's words again, to a check of other things: half the words, none of the raises' own but common ones
+    bounds = form("e2", "fori_loop carry output and input: lower bound {} must not exceed {}",
+                  {1: ["fori_loop"], 3: ["fori_loop"]},
+                  own="{}: lower bound {} must not exceed {}")
+    assert successors(old, bounds) == {}
+    equal = form("e3", "fori_loop carry output and input must have equal types", {1: ["fori_loop"], 3: ["fori_loop"]},
+                 own="{} must have equal types")
+    assert successors(old, bounds, equal) == {old.template.skeleton: equal.template.skeleton}
+    twin = form("e4", "fori_loop carry input and output must have equal types", {1: ["fori_loop"], 3: ["fori_loop"]},
+                own="{} must have equal types")
+    assert successors(old, equal, twin) == {}  # as alike, and another error: which one is a guess
+    elsewhere = form("e3", equal.template.skeleton, {1: ["other_function"], 3: ["other_function"]},
+                     own="{} must have equal types")
+    assert successors(old, elsewhere) == {}  # another function started it
+
+
+def test_a_caller_gone_from_its_file_is_followed_by_its_name():
+    old = form("e1", "body_fun output and input must have identical types, got {}", {0: ["while_loop"]},
+               own="{} must have identical types, got {}")
+    moved = form("e2", "while_loop body carry input and carry output must have equal types", {},
+                 own="{} carry input and carry output must have equal types")
+    moved.callers = {1: {("jax/_src/lax/loops.py", "while_loop")}, 3: {("jax/_src/lax/loops.py", "while_loop")}}
+    assert successors(old, moved) == {old.template.skeleton: moved.template.skeleton}
+    stays = form("e9", "an unrelated message of the old file's while_loop",
+                 {0: ["while_loop"], 1: ["while_loop"], 3: ["while_loop"]})
+    assert successors(old, moved, stays) == {}  # the old file's while_loop still makes a message: it did not move

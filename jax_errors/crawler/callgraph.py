@@ -15,6 +15,7 @@ shortest path. The work is linear in the calls: each function passes on at most 
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from jax_errors.crawler.sources import PACKAGE_DIR
 
 MAX_CALL_DEPTH = int(os.environ.get("JAX_ERRORS_CALL_DEPTH", "8"))
 # Bump when the graph reads summaries otherwise: snapshots built by another version are built again.
-GRAPH_VERSION = "2"
+GRAPH_VERSION = "3"
 # Kept per raising function; a card shows the nearest 8, those a reproduction went through first.
 MAX_ENTRY_POINTS = int(os.environ.get("JAX_ERRORS_ENTRY_POINTS", "16"))
 # How many calls on words passed to a function's parameter are followed, when it passes them on as they came.
@@ -283,8 +284,9 @@ class CallGraph:
         (by path and qualname) and the words, by parameter name (`calls.py`'s `passes` joined with `params`).
 
         Words a function passes on as they came (`def ensure_arraylike(fun_name, *args): check_arraylike(fun_name,
-        *args)`) reach the function it passes them to as the first caller's, at most MAX_PASSED_ON calls on. A method
-        called on an instance (`self.check("...")`) takes its words one position on, past `self`.
+        *args)`) reach the function it passes them to as the first caller's, at most MAX_PASSED_ON calls on; each
+        function once per call with the same words. A method called on an instance (`self.check("...")`), and a
+        classmethod however called, take their words one position on, past `self` or `cls`.
         """
         found = []
         passed_on = self._passed_on()
@@ -292,11 +294,14 @@ class CallGraph:
             for caller, passes in summary.get("passes", {}).items():
                 for ref, arguments in passes:
                     reached = [self._bound(module, ref, arguments, list)]
+                    seen: set[tuple[Node, str]] = set()
                     for _ in range(MAX_PASSED_ON + 1):
                         onward = []
                         for target, words in reached:
-                            if target is None or not words:
+                            key = (target, json.dumps(words, sort_keys=True)) if target is not None else None
+                            if key is None or not words or key in seen:
                                 continue
+                            seen.add(key)
                             if self.summaries[target[0]]["defs"][target[1]][2]:  # it raises
                                 found.append({"path": self.paths[target[0]], "qualname": target[1],
                                               "caller_path": self.paths[module], "caller_qualname": caller,
@@ -308,14 +313,15 @@ class CallGraph:
 
     def _passed_on(self) -> dict[Node, list[tuple[Node, dict[str, str]]]]:
         """Of each function that passes its own parameters on, each function it passes them to and which of that one's
-        parameters each binds (its parameter -> the passing function's)."""
+        parameters each binds (its parameter -> the passing function's), each once."""
         found: dict[Node, list[tuple[Node, dict[str, str]]]] = {}
         for module, summary in sorted(self.summaries.items()):
             for caller, passes in summary.get("passes", {}).items():
                 for ref, arguments in passes:
                     target, names = self._bound(module, ref, arguments, str)
-                    if target is not None and names:
-                        found.setdefault((module, caller), []).append((target, names))
+                    held = found.setdefault((module, caller), [])
+                    if target is not None and names and (target, names) not in held:
+                        held.append((target, names))
         return found
 
     def _bound(self, module: str, ref: str, arguments: dict[str, Any], kind: type) -> tuple[Node | None, dict]:
@@ -365,12 +371,16 @@ class CallGraph:
         return sorted(entries, key=lambda e: (e.length, entry_order(e.name)))
 
 
-def _parameter(params: list[list[str]], key: str, *, bound: bool) -> str | None:
-    """The name of the parameter an argument binds: at position `key` ("0"), or by keyword `key`; None if none."""
-    positional, keyword_only = params
+def _parameter(params: list, key: str, *, bound: bool) -> str | None:
+    """The name of the parameter an argument binds: at position `key` ("0"), or by keyword `key`; None if none.
+
+    `bound`: the call is spelled on an instance (`self.m(...)`), so a method's `self` is bound already; a classmethod's
+    `cls` always is, a staticmethod has none.
+    """
+    positional, keyword_only, kind = params
     if not key.isdigit():
         return key if key in positional or key in keyword_only else None
-    index = int(key) + (1 if bound and positional and positional[0] in ("self", "cls") else 0)
+    index = int(key) + (1 if kind == "classmethod" or kind == "method" and bound else 0)
     return positional[index] if index < len(positional) else None
 
 

@@ -36,7 +36,7 @@ from jax_errors.crawler.statements import parse_source
 from jax_errors.crawler.template_builder import build_template
 
 # Bump when summaries change: stored ones of another version are made again.
-CALLS_VERSION = "2"
+CALLS_VERSION = "3"
 # JAX names its primitives `foo_p`; a statement naming one and functions (`foo_p.def_impl(f)`,
 # `mlir.register_lowering(foo_p, f)`, `foo_p = standard_primitive(shape_rule, ...)`) registers them as its rules.
 PRIMITIVE_SUFFIX = "_p"
@@ -184,7 +184,8 @@ class _Collector:
             for t in (s.targets if isinstance(s, ast.Assign) else [s.target]) if isinstance(t, ast.Name)}
         # qualname -> [kind, bases, raises, references]
         self.defs: dict[str, list[Any]] = {}
-        # qualname of a function that raises -> [positional parameters, keyword-only parameters]
+        # qualname of a function that raises or passes its own parameters on -> [positional parameters, keyword-only
+        # parameters, kind]: "function", or of a method "method", "classmethod" or "staticmethod" (`_method_kind`)
         self.params: dict[str, list[list[str]]] = {}
         # qualname -> [[reference called, {argument: template parts}], ...]: words passed, a call a row; an
         # argument by its position ("0") or keyword
@@ -206,7 +207,7 @@ class _Collector:
             if raises or any(isinstance(value, str) for _ref, arguments in passes for value in arguments.values()):
                 arguments = node.args
                 self.params[qualname] = [[a.arg for a in (*arguments.posonlyargs, *arguments.args)],
-                                         [a.arg for a in arguments.kwonlyargs]]
+                                         [a.arg for a in arguments.kwonlyargs], _method_kind(node, cls)]
         elif isinstance(node, ast.ClassDef):
             # What a class body names runs on import, not when something calls the class.
             bases = {self._named(d, visible, None, ()) for b in node.bases if (d := dotted_name(b))}
@@ -242,16 +243,21 @@ class _Collector:
     def _passes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, visible: list[dict[str, str]],
                  cls: str | None) -> list[list[Any]]:
         """The function's own calls of jax functions (not of classes named like exceptions) that pass literal words
-        (a string or an f-string with words) or its own parameters on, each as [reference, {argument: passed}]: an
-        argument by position ("0") or keyword, passed words as template parts, a parameter passed on by its name."""
+        (a string or an f-string with words) or its own parameters on (not those it assigns anew), each as
+        [reference, {argument: passed}]: an argument by position ("0") or keyword, passed words as template parts, a
+        parameter passed on by its name."""
         params = node.args.posonlyargs + node.args.args
         self_names = (params[0].arg,) if cls and params else ()
-        own = {a.arg for a in (*params, *node.args.kwonlyargs)} - set(self_names)
+        calls, assigned = _own_calls(node)
+        own = {a.arg for a in (*params, *node.args.kwonlyargs)} - set(self_names) - assigned
         found: list[list[Any]] = []
-        for call in _own_calls(node):
+        for call in calls:
             dotted = dotted_name(call.func)
             if dotted is None or _EXCEPTION_NAME.search(dotted):
                 continue
+            head, _, rest = dotted.partition(".")
+            if head in self_names and "." in rest:
+                continue  # `self.helper.strip(...)`: a method of what `self.helper` holds, not `helper`
             arguments: list[tuple[int | str, ast.expr]] = list(enumerate(_before_starred(call.args)))
             arguments += [(k.arg, k.value) for k in call.keywords if k.arg]
             passed: dict[str, Any] = {}
@@ -343,15 +349,20 @@ class _Collector:
 _EXCEPTION_NAME = re.compile(r"(?:Error|Exception|Warning)$")
 
 
-def _own_calls(node: ast.AST) -> list[ast.Call]:
-    """The calls in a function's own lines, in source order: not those in the defs and classes nested in it.
+def _own_calls(node: ast.AST) -> tuple[list[ast.Call], set[str]]:
+    """The calls in a function's own lines, in source order (not those in the defs and classes nested in it), and the
+    names its own lines assign.
 
     Walked by hand, past the nodes that hold no call (names, constants, contexts, operators): most of a tree.
     """
     found = []
+    assigned: set[str] = set()
     stack = [node]
     while stack:
         current = stack.pop()
+        if isinstance(current, _ASSIGNING):
+            for target in _targets(current):
+                assigned.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
         for name in current._fields:
             value = getattr(current, name, None)
             for child in value if isinstance(value, list) else (value,):
@@ -359,7 +370,26 @@ def _own_calls(node: ast.AST) -> list[ast.Call]:
                     if isinstance(child, ast.Call):
                         found.append(child)
                     stack.append(child)
-    return sorted(found, key=lambda call: (call.lineno, call.col_offset))
+    return sorted(found, key=lambda call: (call.lineno, call.col_offset)), assigned
+
+
+_ASSIGNING = (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.withitem)
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return node.targets
+    if isinstance(node, ast.withitem):
+        return [node.optional_vars] if node.optional_vars is not None else []
+    return [node.target]  # type: ignore[attr-defined]
+
+
+def _method_kind(node: ast.FunctionDef | ast.AsyncFunctionDef, cls: str | None) -> str:
+    """"function", or of a def in a class "method", "classmethod" or "staticmethod" (by its decorators)."""
+    if cls is None:
+        return "function"
+    named = {dotted_name(d) for d in node.decorator_list}
+    return next((kind for kind in ("classmethod", "staticmethod") if kind in named), "method")
 
 
 # Nodes that hold no call, and the scopes nested in a function (walked as functions of their own).

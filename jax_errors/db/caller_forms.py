@@ -9,8 +9,10 @@ raises now.
 
 A *caller form* is a raise's template with one caller's words put in for its parameters (the
 crawl's `PassedWords`). A form no caller makes any more has a successor when, in the very snapshot it
-is gone from, a function that made it starts making another form of the same class holding most of
-its words (FORM_RESEMBLANCE); forms are followed from successor to successor to one still made.
+is gone from, a function that made it (by file and qualname; by qualname alone when that file no
+longer has it making any) starts making another form of the same class that holds at least half of
+its words (FORM_RESEMBLANCE) and one uncommon word of the raise's own; not when two unlike errors
+hold as many. Forms are followed from successor to successor to one still made.
 """
 
 from __future__ import annotations
@@ -32,10 +34,18 @@ from jax_errors.template import Part, Template, merge_into
 
 # The share of a form's words (case aside) the form a caller makes instead must hold. The while_loop pair above holds
 # 6 of 9 (`output`, `and`, `input`, `must`, `have`, `types`); a check of other things holds few (a dtype check
-# after `Cannot determine dtype of int32`, 2 of 5). The rest of the rule guards against chance: the same caller, the
-# same class, in the snapshot the old form went.
+# after `Cannot determine dtype of int32`, 2 of 5).
 FORM_RESEMBLANCE = 0.5
+# Words any message may hold: of those the two raises word themselves (not the caller's words), at least one other
+# must be in both (`types` above). A caller passing its words to another check shares its own words with it.
+COMMON_WORDS = frozenset("""
+    a an the and or nor of to in on at for by with from into as is are be been being was were it its this that these
+    those than then so if when not no but got must have has had can cannot should would will may might do does did
+    only also any all each one some more most such there their they them which what who here
+""".split())
 _WORD = re.compile(r"\w+")
+
+Caller = tuple[str, str]  # (path, qualname) of a function passing words
 
 
 @dataclass
@@ -48,8 +58,9 @@ class CallerForm:
     path: str  # of the raise, in the newest snapshot making the form
     exc_class: str  # the class's last name
     template: Template
+    own: Template  # the raise's template, as it words the message itself
     snapshot_id: int  # of the newest snapshot making it
-    callers: dict[int, set[str]] = field(default_factory=dict)  # rank -> the qualnames of the functions calling
+    callers: dict[int, set[Caller]] = field(default_factory=dict)  # rank -> the functions calling
 
     @property
     def first(self) -> int:
@@ -67,6 +78,11 @@ class CallerForm:
     def words(self) -> frozenset[str]:
         return frozenset(_WORD.findall(self.template.skeleton.lower()))
 
+    @cached_property
+    def own_words(self) -> frozenset[str]:
+        """The uncommon words of the raise's own literal text (not those a caller passes)."""
+        return frozenset(_WORD.findall(self.own.skeleton.lower())) - COMMON_WORDS
+
 
 def caller_forms(session: Session, snapshots: Sequence[Snapshot]) -> list[CallerForm]:
     """Every caller form of the snapshots (in release order), made from what the crawl stored."""
@@ -74,12 +90,12 @@ def caller_forms(session: Session, snapshots: Sequence[Snapshot]) -> list[Caller
     # The words as the text stored: most snapshots hold the words and raises of the last one; each text is read, and
     # put into each template, once.
     passed = session.execute(select(PassedWords.snapshot_id, PassedWords.path, PassedWords.qualname,
-                                    PassedWords.caller_qualname, cast(PassedWords.words, Text))
+                                    PassedWords.caller_path, PassedWords.caller_qualname, cast(PassedWords.words, Text))
                              .order_by(PassedWords.id)).all()
     raises = _raises(session, sorted({(path, qualname) for _, path, qualname, *_ in passed}), sorted(rank))
     forms: dict[tuple[str, str], CallerForm] = {}
     made_of: dict[tuple[Template, str], tuple[Template, str] | None] = {}  # (template, words) -> form, its skeleton
-    for snapshot_id, path, qualname, caller, words in passed:
+    for snapshot_id, path, qualname, caller_path, caller, words in passed:
         if snapshot_id not in rank:
             continue
         at = rank[snapshot_id]
@@ -93,10 +109,11 @@ def caller_forms(session: Session, snapshots: Sequence[Snapshot]) -> list[Caller
             form = forms.get((error_id, skeleton))
             if form is None:
                 form = forms[(error_id, skeleton)] = CallerForm(error_id, site_id, path, exc_class.rpartition(".")[2],
-                                                                made, snapshot_id)
+                                                                made, template, snapshot_id)
             elif at > rank[form.snapshot_id]:
-                form.site_id, form.path, form.template, form.snapshot_id = site_id, path, made, snapshot_id
-            form.callers.setdefault(at, set()).add(caller)
+                form.site_id, form.path, form.template, form.own, form.snapshot_id = \
+                    site_id, path, made, template, snapshot_id
+            form.callers.setdefault(at, set()).add((caller_path, caller))
     return sorted(forms.values(), key=lambda f: f.key)
 
 
@@ -120,22 +137,30 @@ def with_words(template: Template, words: dict[str, list]) -> Template | None:
 def form_successors(forms: Sequence[CallerForm], newest: int) -> dict[tuple[str, str], CallerForm]:
     """For each form its callers stopped making before the newest snapshot (rank `newest`), the form it became, still
     made; forms whose chain ends in one no longer made are left out."""
-    starting: dict[tuple[str, int], list[CallerForm]] = defaultdict(list)
+    starting: dict[tuple[Caller, int], list[CallerForm]] = defaultdict(list)
+    by_name: dict[tuple[str, int], list[CallerForm]] = defaultdict(list)
+    active: dict[int, set[Caller]] = defaultdict(set)  # the functions passing words that make a form, by rank
     for form in forms:
+        for at, callers in form.callers.items():
+            active[at] |= callers
         for caller in sorted(form.callers[form.first]):
             starting[(caller, form.first)].append(form)
+            by_name[(caller[1], form.first)].append(form)
     successor: dict[tuple[str, str], CallerForm] = {}
     for form in forms:
-        if form.last < newest:
-            started = [other for caller in sorted(form.callers[form.last])
-                       for other in starting[(caller, form.last + 1)]]
-            if (found := _successor(form, started)) is not None:
-                successor[form.key] = found
+        if form.last >= newest:
+            continue
+        after = form.last + 1
+        started: dict[tuple[str, str], CallerForm] = {}
+        for caller in sorted(form.callers[form.last]):
+            # a caller gone from its file may have moved with its qualname: its forms are looked for by that alone
+            for other in starting[(caller, after)] if caller in active[after] else by_name[(caller[1], after)]:
+                started.setdefault(other.key, other)
+        if (found := _successor(form, list(started.values()))) is not None:
+            successor[form.key] = found
     ends: dict[tuple[str, str], CallerForm] = {}
     for key, found in successor.items():
-        seen = {key}
-        while found.last < newest and found.key in successor and found.key not in seen:
-            seen.add(found.key)
+        while found.last < newest and found.key in successor:  # `last` grows along a chain: it ends
             found = successor[found.key]
         if found.last == newest:
             ends[key] = found
@@ -148,11 +173,16 @@ def resemblance(form: CallerForm, other: CallerForm) -> float:
 
 
 def _successor(form: CallerForm, started: list[CallerForm]) -> CallerForm | None:
-    """The form a caller of `form` started making when it stopped: of the same class, holding the most of its words."""
-    scored = [(resemblance(form, other), other) for other in started
-              if other.exc_class == form.exc_class and other.key != form.key]
-    best = max(scored, key=lambda item: (item[0], item[1].key), default=None)
-    return best[1] if best is not None and best[0] >= FORM_RESEMBLANCE else None
+    """The form a caller of `form` started making when it stopped: of the same class, holding the most of its words,
+    and one of the raise's own uncommon words; none when two unlike errors hold as many."""
+    scored = sorted(((resemblance(form, other), other) for other in started
+                     if other.exc_class == form.exc_class and other.key != form.key
+                     and form.own_words & other.own_words), key=lambda item: (-item[0], item[1].key))
+    if not scored or scored[0][0] < FORM_RESEMBLANCE:
+        return None
+    if len(scored) > 1 and scored[1][0] == scored[0][0] and scored[1][1].error_id != scored[0][1].error_id:
+        return None
+    return scored[0][1]
 
 
 def _raises(session: Session, functions: list[tuple[str, str]], snapshot_ids: list[int]

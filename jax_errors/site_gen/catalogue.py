@@ -27,7 +27,7 @@ from jax_errors.db.history import (
 )
 from jax_errors.db.models import ProbedCall, RaiseSite, Reproduction, Snapshot
 from jax_errors.forked import Forked
-from jax_errors.lookup.build import earlier_wordings, worded_elsewhere
+from jax_errors.lookup.build import caller_form_entries, earlier_wordings, worded_elsewhere
 from jax_errors.lookup.index import Entry
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.doc_mentions import DocMention, ErrorWords, doc_mentions
@@ -314,7 +314,8 @@ class Catalogue:
     snapshots: tuple[SnapshotInfo, ...]
     diffs: tuple[Diff, ...] = ()  # of each consecutive pair of snapshots, newest first
     # What lookup needs besides the cards: the messages each error id was seen raising, and the earlier wordings
-    # of errors whose words other modules make (`lookup.build.earlier_wordings`).
+    # of errors whose words other modules make (`lookup.build.earlier_wordings`) or callers made
+    # (`lookup.build.caller_form_entries`).
     observed: Mapping[str, list[str]] = field(default_factory=dict)
     earlier: tuple[Entry, ...] = ()
 
@@ -404,6 +405,7 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
             error_id, cards[error_id].template,
             [(snapshots[p.snapshot_id].rank, snapshots[p.snapshot_id], sites[p.site_id], p.path) for p in occurrences],
             wording, live_successor(error_id, history.errors) or error_id))
+    earlier += tuple(caller_form_entries(session, history, wording, {*cards, *(entry.error_id for entry in earlier)}))
     mentions = doc_mentions((ErrorWords(c.id, c.template, c.exc_class if c.class_resolved else None)
                              for c in cards.values()), passages)
     by_error = commits.result()
