@@ -384,3 +384,23 @@ def test_a_caller_gone_from_its_file_is_followed_by_its_name():
     stays = form("e9", "an unrelated message of the old file's while_loop",
                  {0: ["while_loop"], 1: ["while_loop"], 3: ["while_loop"]})
     assert successors(old, moved, stays) == {}  # the old file's while_loop still makes a message: it did not move
+
+
+def test_the_card_of_the_check_a_caller_raises_now_lists_the_message_it_made_before(loops_db, tmp_path):
+    from jax_errors.site_gen.build import SiteConfig, build_site
+
+    index = open_index(loops_db)
+    [old] = [e for e in index.entries if e.wording_of is not None]
+    out = build_site(loops_db, SiteConfig(out=tmp_path / "site", knowledge_dir=tmp_path / "none",
+                                          cases_dir=tmp_path / "none", search=False)).out
+    page = (out / "errors" / f"{old.card_id}.html").read_text()
+    shown = page[page.index('<p class="fix-label" id="earlier">Worded earlier as:</p>'):]
+    assert " ".join(shown[:shown.index("</ul>")].split()) == (
+        '<p class="fix-label" id="earlier">Worded earlier as:</p> <ul class="earlier"> <li><code>body_fun output and '
+        'input must have identical types, got {tree1} and {tree2}.</code> <span class="note" data-pagefind-ignore>up '
+        f'to jax-v0.0.1, raised by <a href="../errors/{old.wording_of}.html">… must have identical types, got … and '
+        f'….</a> <code class="dim">{old.wording_of}</code></span></li>')
+    # in the message's section, which full-text search reads: the old words find the card
+    assert page.index('id="message-section"') < page.index('id="earlier"') < page.index('id="meaning-section"')
+    helper = (out / "errors" / f"{old.wording_of}.html").read_text()
+    assert 'id="earlier"' not in helper  # it leads elsewhere

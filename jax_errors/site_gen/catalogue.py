@@ -158,6 +158,16 @@ class ErrorLink:
 
 
 @dataclass(frozen=True)
+class EarlierMessage:
+    """A message no longer raised that leads to a card, the newest snapshot that raised it, and the card of the raise
+    that made it, when that is another (a helper whose caller now raises the card's check)."""
+
+    text: str
+    until: str
+    raised_by: ErrorLink | None = None
+
+
+@dataclass(frozen=True)
 class TestedAssert:
     """One assert of JAX's tests that caught the error at its site, and the tests (node ids) that ran it."""
 
@@ -227,6 +237,8 @@ class Card:
     example_message: str | None = None  # a message it was seen raising, shown where the template is incomplete
     public_callers: tuple[queries.PublicCaller, ...] = ()  # public names reaching its raising function
     docs: tuple[DocMention, ...] = ()  # passages of JAX's docs quoting its message or naming its class
+    # messages no longer raised that lead here: wordings other modules made, and callers' (`Catalogue.earlier`)
+    earlier_messages: tuple[EarlierMessage, ...] = ()
 
     @property
     def live_id(self) -> str | None:
@@ -409,7 +421,13 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
     mentions = doc_mentions((ErrorWords(c.id, c.template, c.exc_class if c.class_resolved else None)
                              for c in cards.values()), passages)
     by_error = commits.result()
-    cards = {key: replace(card, history=_with_line(card.history, cards, by_error.get(key)), docs=mentions.get(key, ()))
+    leading: dict[str, list[EarlierMessage]] = defaultdict(list)
+    for entry in earlier:
+        by = entry.wording_of if entry.wording_of not in (None, entry.card_id) else None
+        leading[entry.card_id].append(EarlierMessage(entry.template.text, entry.until or "",
+                                                     ErrorLink(by, cards[by].title) if by in cards else None))
+    cards = {key: replace(card, history=_with_line(card.history, cards, by_error.get(key)), docs=mentions.get(key, ()),
+                          earlier_messages=tuple(leading.get(key, ())))
              for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded),
