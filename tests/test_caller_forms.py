@@ -18,6 +18,7 @@ from jax_errors.lookup.browser import catalogue_index
 from jax_errors.lookup.build import open_index
 from jax_errors.lookup.index import Query
 from jax_errors.site_gen.catalogue import load_catalogue
+from jax_errors.site_gen.search import searchable_part
 from jax_errors.template import Part, Template
 
 COMMON = '''
@@ -102,6 +103,11 @@ def test_a_summary_lists_the_words_each_function_passes_and_the_parameters_of_th
         def plain(what):
             raise ValueError(f"{what} is plain")
 
+        @staticmethod
+        def relay(what, other):
+            other.check("a staticmethod has no self: no pass")
+            Loop.check(other, what)
+
         def run(self, name):
             self.check("the loop body")
             self.helper.strip("a method of what self.helper holds: no pass")
@@ -120,10 +126,12 @@ def test_a_summary_lists_the_words_each_function_passes_and_the_parameters_of_th
         "_check_carry_type": [["name", "in_carry", "out_carry"], [], "function"],
         "_check_bounds": [["what", "lower", "upper"], [], "function"], "Loop.check": [["self", "what"], [], "method"],
         "Loop.make": [["cls", "what"], [], "classmethod"], "Loop.plain": [["what"], [], "staticmethod"],
+        "Loop.relay": [["what", "other"], [], "staticmethod"],
         "while_loop": [["body_fun"], [], "function"],
         # it raises nothing, but passes its own parameter on
         "while_loop.<locals>.inner": [["what"], [], "function"]}
     assert summary["passes"] == {
+        "Loop.relay": [["jax._src.loops.Loop.check", {"0": "other", "1": "what"}]],  # its parameters passed on
         "Loop.run": [["~Loop:check", {"0": [["lit", "the loop body"]]}]],
         "while_loop": [["jax._src.common.check", {"0": [["lit", "while_loop body "], ["expr", "body_fun"]],
                                                   "when": [["lit", "at trace time"]]}]],
@@ -211,6 +219,19 @@ def test_words_are_passed_on_at_most_three_calls_and_once_through_a_cycle():
 def f6(what):
     raise ValueError(f"{what} at 6")
 
+def left(what):
+    join(what)
+
+def right(what):
+    join(what)
+
+def join(what):
+    raise ValueError(f"{what} joined")
+
+def diamond():
+    left("words")
+    right("words")
+
 def rec(what, depth):
     if depth:
         rec(what, depth - 1)
@@ -221,8 +242,10 @@ def caller():
     f0("words")
     rec("words", 3)
 '''}))
-    reached = [row["qualname"] for row in graph.passed_words()]
-    assert reached == ["f0", "f1", "f2", "f3", "rec"]  # each once, though each calls the next twice
+    reached = [(row["caller_qualname"], row["qualname"]) for row in graph.passed_words()]
+    # through each of two calls once; down the chain each function once, though each calls the next twice
+    assert reached == [("diamond", "join"), ("diamond", "join")] + [
+        ("caller", name) for name in ("f0", "f1", "f2", "f3", "rec")]
 
 
 def test_words_go_in_for_the_placeholders_naming_their_parameters_only():
@@ -238,7 +261,7 @@ def test_words_go_in_for_the_placeholders_naming_their_parameters_only():
 def loops_db(git_repo, tmp_path):
     git_repo.commit({"jax/_src/common.py": COMMON, "jax/_src/loops.py": LOOPS}, "v1", tag="jax-v0.0.1")
     git_repo.commit({"jax/_src/loops.py": LOOPS_AFTER}, "v2", tag="jax-v0.0.2")
-    # a comment moves the lines: no call summary changes, and the graph is the last one's, copied
+    # a comment at the end: no call summary changes, and the graph is the last one's, copied
     git_repo.commit({"jax/_src/loops.py": LOOPS_AFTER + "\n    # a comment\n"}, "v3", tag="jax-v0.0.3")
     engine = open_database(tmp_path / "loops.db")
     with JaxRepository(git_repo.path) as repository:
@@ -358,7 +381,7 @@ def test_successors_are_followed_to_a_form_still_made_and_a_chain_ending_in_one_
 def test_no_successor_without_an_uncommon_word_of_the_raises_own_or_between_two_unlike_errors_alike():
     old = form("e1", "fori_loop carry output and input must have identical types, got {}", {0: ["fori_loop"]},
                own="{} must have identical types, got {}")
-    # the caller's words again, to a check of other things: half the words, none of the raises' own but common ones
+    # the caller's words again, to a check of other things: its raise spells `must` alone of the old one's words
     bounds = form("e2", "fori_loop carry output and input: lower bound {} must not exceed {}",
                   {1: ["fori_loop"], 3: ["fori_loop"]},
                   own="{}: lower bound {} must not exceed {}")
@@ -369,6 +392,9 @@ def test_no_successor_without_an_uncommon_word_of_the_raises_own_or_between_two_
     twin = form("e4", "fori_loop carry input and output must have equal types", {1: ["fori_loop"], 3: ["fori_loop"]},
                 own="{} must have equal types")
     assert successors(old, equal, twin) == {}  # as alike, and another error: which one is a guess
+    again = form("e3", "fori_loop carry output and input must have equal types!", {1: ["fori_loop"], 3: ["fori_loop"]},
+                 own="{} must have equal types!")
+    assert successors(old, equal, again, twin) == {}  # two forms of one error as alike as a third error's
     elsewhere = form("e3", equal.template.skeleton, {1: ["other_function"], 3: ["other_function"]},
                      own="{} must have equal types")
     assert successors(old, elsewhere) == {}  # another function started it
@@ -384,6 +410,10 @@ def test_a_caller_gone_from_its_file_is_followed_by_its_name():
     stays = form("e9", "an unrelated message of the old file's while_loop",
                  {0: ["while_loop"], 1: ["while_loop"], 3: ["while_loop"]})
     assert successors(old, moved, stays) == {}  # the old file's while_loop still makes a message: it did not move
+    # a function of that name elsewhere that made its form before did not move there
+    before = form("e2", moved.template.skeleton, {}, own=moved.own.skeleton)
+    before.callers = {at: {("jax/_src/lax/loops.py", "while_loop")} for at in (0, 1, 3)}
+    assert successors(old, before) == {}
 
 
 def test_the_card_of_the_check_a_caller_raises_now_lists_the_message_it_made_before(loops_db, tmp_path):
@@ -395,12 +425,16 @@ def test_the_card_of_the_check_a_caller_raises_now_lists_the_message_it_made_bef
                                           cases_dir=tmp_path / "none", search=False)).out
     page = (out / "errors" / f"{old.card_id}.html").read_text()
     shown = page[page.index('<p class="fix-label" id="earlier">Worded earlier as:</p>'):]
+    placeholder = '<span class="ph" title="an interpolated value">{{{}}}</span>'.format
     assert " ".join(shown[:shown.index("</ul>")].split()) == (
         '<p class="fix-label" id="earlier">Worded earlier as:</p> <ul class="earlier"> <li><code>body_fun output and '
-        'input must have identical types, got {tree1} and {tree2}.</code> <span class="note" data-pagefind-ignore>up '
-        f'to jax-v0.0.1, raised by <a href="../errors/{old.wording_of}.html">… must have identical types, got … and '
-        f'….</a> <code class="dim">{old.wording_of}</code></span></li>')
-    # in the message's section, which full-text search reads: the old words find the card
+        f'input must have identical types, got {placeholder("tree1")} and {placeholder("tree2")}.</code> '
+        '<span class="note" data-pagefind-ignore>up to jax-v0.0.1, raised by '
+        f'<a href="../errors/{old.wording_of}.html">… must have identical types, got … and ….</a> '
+        f'<code class="dim">{old.wording_of}</code></span></li>')
+    # in the message's section, which full-text search reads: the old words find the card, the note is left out
     assert page.index('id="message-section"') < page.index('id="earlier"') < page.index('id="meaning-section"')
+    indexed = searchable_part(page)
+    assert "body_fun output and input must have identical types" in indexed and "raised by" not in indexed
     helper = (out / "errors" / f"{old.wording_of}.html").read_text()
     assert 'id="earlier"' not in helper  # it leads elsewhere

@@ -36,7 +36,7 @@ from jax_errors.crawler.statements import parse_source
 from jax_errors.crawler.template_builder import build_template
 
 # Bump when summaries change: stored ones of another version are made again.
-CALLS_VERSION = "3"
+CALLS_VERSION = "4"
 # JAX names its primitives `foo_p`; a statement naming one and functions (`foo_p.def_impl(f)`,
 # `mlir.register_lowering(foo_p, f)`, `foo_p = standard_primitive(shape_rule, ...)`) registers them as its rules.
 PRIMITIVE_SUFFIX = "_p"
@@ -243,13 +243,13 @@ class _Collector:
     def _passes(self, node: ast.FunctionDef | ast.AsyncFunctionDef, visible: list[dict[str, str]],
                  cls: str | None) -> list[list[Any]]:
         """The function's own calls of jax functions (not of classes named like exceptions) that pass literal words
-        (a string or an f-string with words) or its own parameters on (not those it assigns anew), each as
+        (a string or an f-string with words) or its own parameters on (not after a line assigning them anew), each as
         [reference, {argument: passed}]: an argument by position ("0") or keyword, passed words as template parts, a
         parameter passed on by its name."""
         params = node.args.posonlyargs + node.args.args
-        self_names = (params[0].arg,) if cls and params else ()
+        self_names = (params[0].arg,) if cls and params and _method_kind(node, cls) != "staticmethod" else ()
         calls, assigned = _own_calls(node)
-        own = {a.arg for a in (*params, *node.args.kwonlyargs)} - set(self_names) - assigned
+        own = {a.arg for a in (*params, *node.args.kwonlyargs)} - set(self_names)
         found: list[list[Any]] = []
         for call in calls:
             dotted = dotted_name(call.func)
@@ -262,7 +262,8 @@ class _Collector:
             arguments += [(k.arg, k.value) for k in call.keywords if k.arg]
             passed: dict[str, Any] = {}
             for key, value in arguments:
-                if isinstance(value, ast.Name) and value.id in own:
+                passed_on = isinstance(value, ast.Name) and value.id in own
+                if passed_on and assigned.get(value.id, call.lineno) >= call.lineno:  # not assigned anew before
                     passed[str(key)] = value.id
                 elif _is_words(value) and (template := build_template(value)).has_words:
                     passed[str(key)] = [list(p) for p in template.parts]
@@ -349,20 +350,22 @@ class _Collector:
 _EXCEPTION_NAME = re.compile(r"(?:Error|Exception|Warning)$")
 
 
-def _own_calls(node: ast.AST) -> tuple[list[ast.Call], set[str]]:
+def _own_calls(node: ast.AST) -> tuple[list[ast.Call], dict[str, int]]:
     """The calls in a function's own lines, in source order (not those in the defs and classes nested in it), and the
-    names its own lines assign.
+    names its own lines assign (bind anew), each with the first line that does.
 
     Walked by hand, past the nodes that hold no call (names, constants, contexts, operators): most of a tree.
     """
     found = []
-    assigned: set[str] = set()
+    assigned: dict[str, int] = {}
     stack = [node]
     while stack:
         current = stack.pop()
         if isinstance(current, _ASSIGNING):
             for target in _targets(current):
-                assigned.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and isinstance(name.ctx, ast.Store):
+                        assigned[name.id] = min(assigned.get(name.id, name.lineno), name.lineno)
         for name in current._fields:
             value = getattr(current, name, None)
             for child in value if isinstance(value, list) else (value,):

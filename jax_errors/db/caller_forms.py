@@ -9,10 +9,11 @@ raises now.
 
 A *caller form* is a raise's template with one caller's words put in for its parameters (the
 crawl's `PassedWords`). A form no caller makes any more has a successor when, in the very snapshot it
-is gone from, a function that made it (by file and qualname; by qualname alone when that file no
-longer has it making any) starts making another form of the same class that holds at least half of
-its words (FORM_RESEMBLANCE) and one uncommon word of the raise's own; not when two unlike errors
-hold as many. Forms are followed from successor to successor to one still made.
+is gone from, a function that made it (by file and qualname; by qualname alone when it makes none in
+that file any more and a function of that name elsewhere made none before) starts making another
+form of the same class whose raise spells most of the words the old form's raise spells itself
+(FORM_RESEMBLANCE), one of them uncommon; not when the raises of two errors are as alike. Forms are
+followed from successor to successor to one still made.
 """
 
 from __future__ import annotations
@@ -32,12 +33,16 @@ from jax_errors.db.models import OccurrenceSpan, PassedWords, RaiseSite, Snapsho
 from jax_errors.db.queries import chunks
 from jax_errors.template import Part, Template, merge_into
 
-# The share of a form's words (case aside) the form a caller makes instead must hold. The while_loop pair above holds
-# 6 of 9 (`output`, `and`, `input`, `must`, `have`, `types`); a check of other things holds few (a dtype check
-# after `Cannot determine dtype of int32`, 2 of 5).
-FORM_RESEMBLANCE = 0.5
-# Words any message may hold: of those the two raises word themselves (not the caller's words), at least one other
-# must be in both (`types` above). A caller passing its words to another check shares its own words with it.
+# The share of the words a raise spells itself (case aside; not the caller's) that the raise of the form a caller makes
+# instead must spell too, one of them uncommon. The while_loop pair above: `_check_carry_type`'s raise spells 3 of the
+# 5 words of `{what} must have identical types, got ...` (`must`, `have`, `types`); jax 0.6.0's
+# `_check_branch_outputs` 7 of the 15 of `{what1} must have same type structure as {what2}, but there are
+# differences: ...` (0.47). A check of other things that a caller passes the same words to spells fewer: `{what}:
+# unsupported types {}` 1 of 5; jax 0.1.48's `normal parameter shapes must be broadcast-compatible with shape argument`
+# 4 of the 10 of `multivariate_normal requires a concrete tuple of integers as shape argument` (0.4). A caller's own
+# words say nothing of the check: it passes its name to every check it makes.
+FORM_RESEMBLANCE = 0.45
+# Words any message may hold: an uncommon word the two raises both spell must be another (`types` above).
 COMMON_WORDS = frozenset("""
     a an the and or nor of to in on at for by with from into as is are be been being was were it its this that these
     those than then so if when not no but got must have has had can cannot should would will may might do does did
@@ -75,13 +80,9 @@ class CallerForm:
         return self.error_id, self.template.skeleton
 
     @cached_property
-    def words(self) -> frozenset[str]:
-        return frozenset(_WORD.findall(self.template.skeleton.lower()))
-
-    @cached_property
     def own_words(self) -> frozenset[str]:
-        """The uncommon words of the raise's own literal text (not those a caller passes)."""
-        return frozenset(_WORD.findall(self.own.skeleton.lower())) - COMMON_WORDS
+        """The words of the raise's own literal text, not those a caller passes."""
+        return frozenset(_WORD.findall(self.own.skeleton.lower()))
 
 
 def caller_forms(session: Session, snapshots: Sequence[Snapshot]) -> list[CallerForm]:
@@ -153,8 +154,11 @@ def form_successors(forms: Sequence[CallerForm], newest: int) -> dict[tuple[str,
         after = form.last + 1
         started: dict[tuple[str, str], CallerForm] = {}
         for caller in sorted(form.callers[form.last]):
-            # a caller gone from its file may have moved with its qualname: its forms are looked for by that alone
-            for other in starting[(caller, after)] if caller in active[after] else by_name[(caller[1], after)]:
+            # A caller that makes no form in its file any more may have moved: a function of its qualname elsewhere
+            # making none before stands for it.
+            moved = [other for other in by_name[(caller[1], after)]
+                     if any(c[1] == caller[1] and c not in active[form.last] for c in other.callers[after])]
+            for other in starting[(caller, after)] if caller in active[after] else moved:
                 started.setdefault(other.key, other)
         if (found := _successor(form, list(started.values()))) is not None:
             successor[form.key] = found
@@ -168,19 +172,21 @@ def form_successors(forms: Sequence[CallerForm], newest: int) -> dict[tuple[str,
 
 
 def resemblance(form: CallerForm, other: CallerForm) -> float:
-    """The share of the form's words the other holds."""
-    return len(form.words & other.words) / max(1, len(form.words))
+    """The share of the words the form's raise spells itself that the other's raise spells too, when they share an
+    uncommon one; else 0."""
+    shared = form.own_words & other.own_words
+    return len(shared) / max(1, len(form.own_words)) if shared - COMMON_WORDS else 0.0
 
 
 def _successor(form: CallerForm, started: list[CallerForm]) -> CallerForm | None:
-    """The form a caller of `form` started making when it stopped: of the same class, holding the most of its words,
-    and one of the raise's own uncommon words; none when two unlike errors hold as many."""
+    """The form a caller of `form` started making when it stopped: of the same class, its raise the most alike; none
+    when the raises of two errors are as alike."""
     scored = sorted(((resemblance(form, other), other) for other in started
-                     if other.exc_class == form.exc_class and other.key != form.key
-                     and form.own_words & other.own_words), key=lambda item: (-item[0], item[1].key))
+                     if other.exc_class == form.exc_class and other.key != form.key), key=lambda item: (-item[0],
+                                                                                                        item[1].key))
     if not scored or scored[0][0] < FORM_RESEMBLANCE:
         return None
-    if len(scored) > 1 and scored[1][0] == scored[0][0] and scored[1][1].error_id != scored[0][1].error_id:
+    if len({other.error_id for score, other in scored if score == scored[0][0]}) > 1:
         return None
     return scored[0][1]
 

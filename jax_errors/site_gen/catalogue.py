@@ -162,7 +162,7 @@ class EarlierMessage:
     """A message no longer raised that leads to a card, the newest snapshot that raised it, and the card of the raise
     that made it, when that is another (a helper whose caller now raises the card's check)."""
 
-    text: str
+    template: Template
     until: str
     raised_by: ErrorLink | None = None
 
@@ -421,19 +421,27 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
     mentions = doc_mentions((ErrorWords(c.id, c.template, c.exc_class if c.class_resolved else None)
                              for c in cards.values()), passages)
     by_error = commits.result()
-    leading: dict[str, list[EarlierMessage]] = defaultdict(list)
-    for entry in earlier:
-        by = entry.wording_of if entry.wording_of not in (None, entry.card_id) else None
-        leading[entry.card_id].append(EarlierMessage(entry.template.text, entry.until or "",
-                                                     ErrorLink(by, cards[by].title) if by in cards else None))
+    leading = _earlier_messages(earlier, cards, ordered)
     cards = {key: replace(card, history=_with_line(card.history, cards, by_error.get(key)), docs=mentions.get(key, ()),
-                          earlier_messages=tuple(leading.get(key, ())))
+                          earlier_messages=leading.get(key, ()))
              for key, card in cards.items()}
     diffs = tuple(Diff(snapshots[d.old.id], snapshots[d.new.id], tuple(i.error_id for i in d.added),
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded),
                        tuple((o.error_id, n.error_id) for o, n in d.moved))
                   for d in reversed(history.diffs))
     return Catalogue(cards, tuple(reversed(ordered)), diffs, observed, earlier)
+
+
+def _earlier_messages(earlier: Iterable[Entry], cards: Mapping[str, Card], ordered: list[SnapshotInfo]
+                      ) -> dict[str, tuple[EarlierMessage, ...]]:
+    """Per card, the messages no longer raised that lead to it: newest first, each wording once."""
+    rank = {snapshot.label: snapshot.rank for snapshot in ordered}
+    leading: dict[str, dict[str, EarlierMessage]] = defaultdict(dict)
+    for entry in sorted(earlier, key=lambda e: (-rank.get(e.until or "", -1), e.template.skeleton, e.error_id)):
+        by = entry.wording_of if entry.wording_of not in (None, entry.card_id) else None
+        leading[entry.card_id].setdefault(entry.template.skeleton, EarlierMessage(
+            entry.template, entry.until or "", ErrorLink(by, cards[by].title) if by in cards else None))
+    return {card_id: tuple(messages.values()) for card_id, messages in leading.items()}
 
 
 def _function_key(placed: queries.PlacedSite, sites: Mapping[int, RaiseSite]) -> tuple[int, str, str]:
