@@ -438,3 +438,30 @@ def test_the_card_of_the_check_a_caller_raises_now_lists_the_message_it_made_bef
     assert "body_fun output and input must have identical types" in indexed and "raised by" not in indexed
     helper = (out / "errors" / f"{old.wording_of}.html").read_text()
     assert 'id="earlier"' not in helper  # it leads elsewhere
+
+
+def test_a_card_shows_its_newest_earlier_message_and_folds_the_rest(loops_db):
+    import dataclasses
+
+    from jax_errors.site_gen.build import render_card
+    from jax_errors.site_gen.catalogue import _earlier_messages
+
+    catalogue = load_catalogue(loops_db)
+    card = next(c for c in catalogue.cards.values() if c.earlier_messages)
+    ordered = sorted(catalogue.snapshots, key=lambda s: s.rank)
+    helper = card.earlier_messages[0].raised_by.error_id
+    entry = next(e for e in catalogue.earlier if e.card_id == card.id)
+    older = [dataclasses.replace(entry, template=Template((Part("lit", f"message <{i}> of old"),)), until=label,
+                                 error_id=f"older{i}") for i, label in enumerate(["jax-v0.0.1", "jax-v0.0.2"])]
+    again = dataclasses.replace(older[1], error_id="again")  # the same words through another id: listed once
+    messages = _earlier_messages([*older, entry, again], catalogue.cards, ordered)[card.id]
+    assert [(m.template.text, m.until) for m in messages] == [  # newest first, then by words
+        ("message <1> of old", "jax-v0.0.2"),
+        ("body_fun output and input must have identical types, got {tree1} and {tree2}.", "jax-v0.0.1"),
+        ("message <0> of old", "jax-v0.0.1")]
+    page = render_card(dataclasses.replace(card, earlier_messages=messages), catalogue)
+    shown = page[page.index('id="earlier"'):page.index('<p class="meta-line">')]
+    newest, folded = shown.split('<details class="earlier"><summary>2 more</summary>')
+    assert "message &lt;1&gt; of old" in newest and "body_fun" not in newest  # escaped, and the newest alone
+    assert folded.index("body_fun output") < folded.index("message &lt;0&gt; of old")
+    assert folded.count(f'href="../errors/{helper}.html"') == 2
