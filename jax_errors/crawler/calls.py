@@ -19,9 +19,9 @@ So, conservatively, a function that names another without calling it (a callback
 
 Two more tables serve the words callers pass to a helper that raises with them
 (`def _check(what, ...): raise TypeError(f"{what} must ...")`, called `_check("body_fun output", ...)`):
-`params`, the parameters of each function that raises, and `passes`, each call of a jax function
-whose arguments include literal words, with those arguments' templates (`callgraph.passed_words`
-joins the two).
+`params`, the parameters and kind of each function that raises or passes its own parameters on, and
+`passes`, each call of a jax function that passes literal words (their templates) or the caller's
+own parameters (their names) (`callgraph.passed_words` joins the two).
 """
 
 from __future__ import annotations

@@ -62,8 +62,8 @@ def index_from_session(session: Session) -> LookupIndex:
 def caller_form_entries(session: Session, history: CatalogueHistory, wording: Mapping[int, Wording],
                         taken: set[str]) -> list[Entry]:
     """The messages callers made with a helper's raise and stopped making, each leading to the card of the check the
-    caller raises now (`caller_forms`), where that is not the helper's own: an entry each, as `earlier_wordings` makes
-    (an id made from the error's and the words, naming the error), with the newest snapshot that worded it so.
+    caller raises now (`caller_forms`), where that is not the helper's own: an entry each (`wording_entry`), with the
+    newest snapshot that worded it so.
 
     Parameters:
         taken: the ids of the index's other entries.
@@ -80,15 +80,13 @@ def caller_form_entries(session: Session, history: CatalogueHistory, wording: Ma
     sites = {s.id: s for s in _sites(session, sorted({form.site_id for form, _ in leads}))}
     found: list[Entry] = []
     for form, card in leads:
-        site, snapshot = sites[form.site_id], snapshots[form.last]
-        words = wording.get(form.snapshot_id, Wording())
+        site, words = sites[form.site_id], wording.get(form.snapshot_id, Wording())
         template = as_raised(form.template, site.exc_class, words)
-        error_id = wording_id(form.error_id, template)
-        if error_id not in taken:
-            taken.add(error_id)
-            entry = make_entry(error_id, site, template, form.path, snapshot.label, (), live_id=card,
-                               made_class=words.class_raised(site.exc_class, site.exc_expr, form.template))
-            found.append(dataclasses.replace(entry, wording_of=form.error_id))
+        if wording_id(form.error_id, template) not in taken:
+            entry = wording_entry(form.error_id, site, form.template, template, words, form.path,
+                                  snapshots[form.last].label, card)
+            taken.add(entry.error_id)
+            found.append(entry)
     return found
 
 
@@ -121,11 +119,19 @@ def earlier_wordings(error_id: str, newest: Template, raised: Iterable[tuple[int
         template = as_raised(own, site.exc_class, words)
         if template.skeleton not in seen and template.has_words:
             seen.add(template.skeleton)
-            made_class = words.class_raised(site.exc_class, site.exc_expr, own)
-            entry = make_entry(wording_id(error_id, template), site, template, path, snapshot.label, (),
-                               live_id=lead_to, made_class=made_class)
-            found.append(dataclasses.replace(entry, wording_of=error_id))
+            found.append(wording_entry(error_id, site, own, template, words, path, snapshot.label, lead_to))
     return found
+
+
+def wording_entry(error_id: str, site: RaiseSite, own: Template, template: Template, words: Wording, path: str,
+                  until: str, lead_to: str) -> Entry:
+    """An earlier wording of an error as an entry of its own: the message `template` (the raise's template `own` as
+    raised, `as_raised` with the snapshot's `words`), leading to `lead_to`, with the newest snapshot that worded it
+    so (`until`); its id made from the error's and the words (`wording_id`), and it names the error
+    (`Entry.wording_of`)."""
+    entry = make_entry(wording_id(error_id, template), site, template, path, until, (), live_id=lead_to,
+                       made_class=words.class_raised(site.exc_class, site.exc_expr, own))
+    return dataclasses.replace(entry, wording_of=error_id)
 
 
 def wording_id(error_id: str, template: Template) -> str:
