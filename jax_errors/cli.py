@@ -11,6 +11,7 @@ import click
 
 from jax_errors.db.location import DEFAULT_DB, is_url
 from jax_errors.exceptions import JaxErrorsError
+from jax_errors.progress import LineProgress
 from jax_errors.snapshots import short_commit
 
 # Imports stay inside the commands that need them: `lookup` and `--help` load neither SQLAlchemy nor rich.
@@ -97,9 +98,13 @@ def jobs_option(fn):
 
 @contextmanager
 def progress_bar(description: str):
-    """A rich progress bar; yields a `progress(done, total, what)` callback."""
+    """A rich progress bar; yields a `progress(done, total, what)` callback. On stderr that is no terminal (a log),
+    lines of text instead (`LineProgress`)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    if not console().is_terminal:
+        yield LineProgress(description, lambda line: click.echo(line, err=True))
+        return
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("[dim]{task.fields[what]}"))
     # Redrawn from the job's own updates, a few times a second, not by rich's refresh thread: a job in a

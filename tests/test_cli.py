@@ -1,5 +1,7 @@
 """The CLI: thin, one-line errors, progress on stderr, the summary on stdout."""
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -83,3 +85,31 @@ def test_a_reading_command_on_a_missing_catalogue_is_one_line_and_creates_nothin
                                                                          if command == ["build"] else []))
     assert result.exit_code == 1 and f"no catalogue at {missing}" in result.output
     assert len(result.output.strip().splitlines()) == 1 and not missing.exists()
+
+
+def test_a_job_logs_its_progress_as_lines_when_stderr_is_no_terminal(git_repo, db_path):
+    tagged_repo(git_repo)
+    result = run("crawl", "--repo", git_repo.path, "--releases", "--db", db_path)
+    assert result.exit_code == 0, result.output
+    # each snapshot's stage says once that it is done: its count, the time taken, what it was at
+    done = [line for line in result.stderr.splitlines() if line.startswith("[")]
+    assert [line.split(": ")[0] for line in done] == ["[1/2] jax-v0.0.1", "[2/2] jax-v0.0.2"], result.stderr
+    assert all(re.fullmatch(r"\[\d/2\] jax-v0\.0\.\d: (\d+)/\1 \(0:0\d\).*", line) for line in done), done
+
+
+def test_line_progress_speaks_every_interval_and_once_at_each_total():
+    from jax_errors.progress import LineProgress
+
+    now, lines = [100.0], []
+    progress = LineProgress("crawl", lines.append, every=10, clock=lambda: now[0])
+    for step in range(1, 31):  # a step a second, 30 of 40
+        now[0] += 1
+        progress(step, 40, f"file{step}.py")
+    assert lines == ["crawl: 10/40 (0:10) file10.py", "crawl: 20/40 (0:20) file20.py",
+                     "crawl: 30/40 (0:30) file30.py"]
+    progress(40, 40, "")
+    progress(40, 40, "")  # said once
+    progress(3, 0, "")  # a total not known yet
+    now[0] += 75
+    progress(5, 0, "x" * 70)  # the last 60 characters of what it is at
+    assert lines[3:] == ["crawl: 40/40 (0:30)", "crawl: 5/? (1:45) " + "x" * 60]

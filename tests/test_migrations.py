@@ -1,5 +1,7 @@
 """The schema exists only through Alembic, and the models match it."""
 
+import re
+
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -291,7 +293,10 @@ def test_a_read_only_catalogue_is_read_and_a_write_is_one_line(db_path, git_repo
     found = runner.invoke(cli, ["lookup", "x must be non-negative, got -1", "--db", str(db_path)])
     assert found.exit_code == 0 and "ValueError jax/core.py:3" in found.output, found.output
     crawl = runner.invoke(cli, ["crawl", "--repo", str(git_repo.path), "--force", "--jobs", "1", "--db", str(db_path)])
-    [line] = [line for line in crawl.output.splitlines() if line.strip()]
+    # stderr is no terminal here, so the crawl's progress is logged as lines before the error (`LineProgress`)
+    lines = crawl.output.splitlines()
+    assert all(re.fullmatch(r"\[1/1\] jax-v0\.0\.1: \d+/\d+ \(0:\d\d\).*", progress) for progress in lines[:-1]), lines
+    line = lines[-1]
     assert crawl.exit_code == 1 and line == (f"Error: cannot write to database {db_path}: it is "
                                              "read-only, or its folder is (attempt to write a readonly database)")
 

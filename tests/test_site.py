@@ -209,7 +209,7 @@ def test_build_command(git_repo, tmp_path):
     result = runner.invoke(cli, ["build", "--out", str(out), "--db", str(db), "--knowledge", str(tmp_path / "none"),
                                  "--cases", str(tmp_path / "none")])
     assert result.exit_code == 0, result.output
-    assert result.output.strip().startswith(f"built {out}: 3 cards (0 curated, 0 reproduced)")
+    assert result.stdout.strip().startswith(f"built {out}: 3 cards (0 curated, 0 reproduced)")
     assert (out / MARKER).is_file() and (out / "pagefind" / "shards.js").is_file()
     assert list((out / "pagefind").glob("*/pagefind-entry.json"))
     again = runner.invoke(cli, ["build", "--out", str(out), "--db", str(db), "--no-search",
