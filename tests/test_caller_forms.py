@@ -1,5 +1,6 @@
 """Caller forms: the words callers pass to a helper that raises, and where a caller's message went when it stopped."""
 
+import json
 import textwrap
 
 import pytest
@@ -438,6 +439,17 @@ def test_the_card_of_the_check_a_caller_raises_now_lists_the_message_it_made_bef
     assert "body_fun output and input must have identical types" in indexed and "raised by" not in indexed
     helper = (out / "errors" / f"{old.wording_of}.html").read_text()
     assert 'id="earlier"' not in helper  # it leads elsewhere
+    # the JSON export says the same, validated by its schema as the build writes it
+    record = json.loads((out / "api" / "errors" / f"{old.card_id}.json").read_text())
+    assert record["earlier_messages"] == [{
+        "template": "body_fun output and input must have identical types, got {tree1} and {tree2}.",
+        "template_parts": [{"kind": "lit", "text": "body_fun output and input must have identical types, got "},
+                           {"kind": "expr", "text": "tree1"}, {"kind": "lit", "text": " and "},
+                           {"kind": "expr", "text": "tree2"}, {"kind": "lit", "text": "."}],
+        "until": "jax-v0.0.1",
+        "raised_by": {"id": old.wording_of, "summary": "… must have identical types, got … and …."}}]
+    assert record["provenance"]["earlier_messages"] == "extracted"
+    assert json.loads((out / "api" / "errors" / f"{old.wording_of}.json").read_text())["earlier_messages"] == []
 
 
 def test_a_card_shows_its_newest_earlier_message_and_folds_the_rest(loops_db):

@@ -25,12 +25,12 @@ from jax_errors.cache import cache_folder, keep
 from jax_errors.crawler.raise_sites import EXTRACTOR_VERSION
 from jax_errors.db.commit_history import CommitHistory, LineCommit
 from jax_errors.exceptions import RecordError
-from jax_errors.site_gen.catalogue import Card, Catalogue, Location, Run, SnapshotInfo
+from jax_errors.site_gen.catalogue import Card, Catalogue, EarlierMessage, Location, Run, SnapshotInfo
 from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, commit_url, github_url
 from jax_errors.snapshots import RELEASE_TAG_PREFIX
 
-SCHEMA_VERSION = "3.3.0"
+SCHEMA_VERSION = "3.4.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"
@@ -137,6 +137,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "template_has_words": card.template.has_words,
         "example_message": card.example_message,
         "template_forms": list(site.template_forms),
+        "earlier_messages": [_earlier_message(message) for message in card.earlier_messages],
         "guard": {"kind": site.guard_kind, "condition": site.guard} if site.guard_kind else None,
         "cause": site.cause,
         "source": _source(card),
@@ -172,6 +173,7 @@ def provenance(card: Card, *, from_frames: bool | None = None) -> dict[str, str]
         from_frames = circumstances_of(card).from_frames
     fields["trigger"] = REPRODUCED if from_frames else EXTRACTED
     fields["raised_by"] = EXTRACTED
+    fields["earlier_messages"] = EXTRACTED
     fields["docs"] = EXTRACTED
     fields["reproduction"] = REPRODUCED
     fields["tests"] = REPRODUCED
@@ -180,6 +182,15 @@ def provenance(card: Card, *, from_frames: bool | None = None) -> dict[str, str]
     if card.case:
         fields["example"] = CURATED
     return fields
+
+
+def _earlier_message(message: EarlierMessage) -> dict[str, Any]:
+    """A message no longer raised that leads to the card (`Card.earlier_messages`), as the card's section shows it."""
+    made_by = message.raised_by
+    return {"template": message.template.text,
+            "template_parts": [{"kind": part.kind, "text": part.text} for part in message.template.parts],
+            "until": message.until,
+            "raised_by": {"id": made_by.error_id, "summary": made_by.title} if made_by else None}
 
 
 def _affected(card: Card) -> dict[str, Any]:
