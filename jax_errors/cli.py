@@ -102,7 +102,7 @@ def progress_bar(description: str):
     lines of text instead (`LineProgress`)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    if not console().is_terminal:
+    if not stderr_is_terminal():
         yield LineProgress(description, lambda line: click.echo(line, err=True))
         return
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -121,6 +121,23 @@ def progress_bar(description: str):
                 drawn = time.monotonic()
 
         yield update
+
+
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal, where a bar can be redrawn: asked of the stream, since rich takes
+    FORCE_COLOR, which CI services set, for a terminal."""
+    return getattr(sys.stderr, "isatty", lambda: False)()
+
+
+@contextmanager
+def working_on(what: str):
+    """A spinner saying what one long step is doing; on stderr that is no terminal, one line."""
+    if not stderr_is_terminal():
+        click.echo(f"{what}…", err=True)
+        yield
+        return
+    with console().status(what):
+        yield
 
 
 def waiting_notice(db: str):
@@ -512,7 +529,7 @@ def reproduce(names, cases_dir, jobs, timeout, versions, db) -> None:
     for version in versions or [None]:
         environment = None
         if version is not None:
-            with console().status(f"making the environment of jax {version} (once)"):
+            with working_on(f"making the environment of jax {version} (once)"):
                 environment = ensure_environment(version)
         with progress_bar(f"reproduce {len(cases)} cases" + (f" on jax {version}" if version else "")) as progress:
             report = run_cases(engine, cases, jobs=jobs, timeout=timeout, progress=progress, environment=environment)

@@ -15,7 +15,7 @@ LINE_EVERY_SECONDS = 10.0
 class LineProgress:
     """Progress as lines of text, for output that is no terminal, where a redrawn bar shows nothing: the job's
     description, done of total, the time since it began and what it is at, at most once every `every` seconds,
-    and once when a stage reaches its total.
+    and once when a stage reaches its total (a stage after it, of the same total, once more).
 
     Parameters:
         write: takes each line.
@@ -26,16 +26,19 @@ class LineProgress:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.description, self.write, self.every, self.clock = description, write, every, clock
         self.began = self.said = clock()
-        self.finished: tuple[int, int] | None = None
+        self.finished: int | None = None  # the total of the stage last said to be done
 
     def __call__(self, done: int, total: int, what: str) -> None:
         now = self.clock()
         complete = total > 0 and done >= total
-        if complete and self.finished == (done, total):
+        if not complete:
+            self.finished = None  # a stage under way: the next to reach its total is said, whatever the total
+        elif self.finished == total:
             return
         if complete or now - self.said >= self.every:
             self.said = now
-            self.finished = (done, total) if complete else None
+            if complete:
+                self.finished = total
             elapsed = int(now - self.began)
             line = f"{self.description}: {done}/{total or '?'} ({elapsed // 60}:{elapsed % 60:02d})"
             self.write(f"{line} {what[-60:]}".rstrip())

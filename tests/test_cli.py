@@ -87,7 +87,10 @@ def test_a_reading_command_on_a_missing_catalogue_is_one_line_and_creates_nothin
     assert len(result.output.strip().splitlines()) == 1 and not missing.exists()
 
 
-def test_a_job_logs_its_progress_as_lines_when_stderr_is_no_terminal(git_repo, db_path):
+@pytest.mark.parametrize("force_color", [None, "1"])
+def test_a_job_logs_its_progress_as_lines_when_stderr_is_no_terminal(git_repo, db_path, monkeypatch, force_color):
+    if force_color:  # CI services set it, and rich then takes any stream for a terminal
+        monkeypatch.setenv("FORCE_COLOR", force_color)
     tagged_repo(git_repo)
     result = run("crawl", "--repo", git_repo.path, "--releases", "--db", db_path)
     assert result.exit_code == 0, result.output
@@ -113,3 +116,12 @@ def test_line_progress_speaks_every_interval_and_once_at_each_total():
     now[0] += 75
     progress(5, 0, "x" * 70)  # the last 60 characters of what it is at
     assert lines[3:] == ["crawl: 40/40 (0:30)", "crawl: 5/? (1:45) " + "x" * 60]
+    # a next stage of the same total is said to be done too, and a count past the total once
+    progress(0, 40, "")
+    progress(40, 40, "")
+    progress(41, 40, "")
+    assert lines[5:] == ["crawl: 40/40 (1:45)"]
+    progress(1, 1, "")  # a stage of one step at once
+    progress(1, 1, "")
+    progress(2, 2, "")
+    assert lines[6:] == ["crawl: 1/1 (1:45)", "crawl: 2/2 (1:45)"]
