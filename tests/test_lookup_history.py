@@ -263,6 +263,23 @@ def test_sites_raising_one_message_are_one_result_and_a_frame_picks_the_site(his
     assert framed.entry is other and framed.sites == best.sites
 
 
+def test_of_the_sites_raising_one_message_one_raised_today_is_named_first():
+    """`iteration over a 0-d array`: `parallel.py` raised it until jax 0.1.16 and has the smallest id; `array.py`
+    raises it now, and the result is its card, naming the other sites too."""
+    from jax_errors.lookup.index import Entry, LookupIndex
+    from jax_errors.template import Part, Template
+
+    words = Template((Part("lit", "iteration over a 0-d array"),))
+    gone = Entry("0" * 16, "TypeError", words, "jax/interpreters/parallel.py", 215, "jax-v0.1.16",
+                 live_id=None, until="jax-v0.1.16")
+    today = Entry("9" * 16, "TypeError", words, "jax/_src/array.py", 199, "jax-v0.12.1", live_id="9" * 16)
+    also = Entry("5" * 16, "TypeError", words, "jax/_src/earray.py", 58, "jax-v0.12.1", live_id="5" * 16)
+    for entries in ([gone, today], [today, gone], [gone, today, also]):
+        [best] = LookupIndex(entries).lookup(Query("iteration over a 0-d array", "TypeError"))
+        assert best.entry.error_id == min(e.error_id for e in entries if e.until is None)
+        assert best.removed_after is None and {s.error_id for s in best.sites} == {e.error_id for e in entries}
+
+
 def test_raises_of_what_makers_make_have_the_class_they_make_and_one_message_gives_one_result(history_db):
     index = open_index(open_database(history_db))
     message = "pytree structure error: different lengths at key path shard_map in_specs"

@@ -562,9 +562,11 @@ def framed_site(sites: Sequence[Entry], frames: Sequence[tuple[str, int]]) -> En
 
 
 def _better(match: Match, other: Match) -> bool:
-    """Of two results for one card or one message: the higher score, then a current wording, then the smaller id."""
-    return (-match.score, match.matched is not None, match.entry.error_id) < (
-        -other.score, other.matched is not None, other.entry.error_id)
+    """Of two results for one card or one message: the higher score, then a site raised today (of the sites of one
+    message, the one named first: `iteration over a 0-d array` was raised in `parallel.py` until jax 0.1.16, and is
+    in `array.py` now), then a current wording, then the smaller id."""
+    return (-match.score, match.entry.until is not None, match.matched is not None, match.entry.error_id) < (
+        -other.score, other.entry.until is not None, other.matched is not None, other.entry.error_id)
 
 
 def with_resembling_successors(entries: list[Entry]) -> list[Entry]:

@@ -453,11 +453,13 @@
       return a < b ? -1 : a > b ? 1 : 0;
     }
 
-    // lookup.py's _better: the higher score, then a current wording, then the smaller id.
+    // lookup.py's _better: the higher score, then a site raised today, then a current wording, then the smaller id.
     function better(m, other) {
       return m.score > other.score || m.score === other.score && (
-        (m.matched === null) > (other.matched === null) ||
-        (m.matched === null) === (other.matched === null) && compareIds(m.entry.id, other.entry.id) < 0);
+        (m.entry.until === null) > (other.entry.until === null) ||
+        (m.entry.until === null) === (other.entry.until === null) && (
+          (m.matched === null) > (other.matched === null) ||
+          (m.matched === null) === (other.matched === null) && compareIds(m.entry.id, other.entry.id) < 0));
     }
 
     function results(found, query, limit) {
