@@ -147,6 +147,43 @@ def test_a_factory_of_the_module_gives_the_class_and_the_message():
     assert "factory" in site.template.forms
 
 
+def test_a_factory_that_names_the_exception_before_returning_it_gives_its_class_and_message():
+    """`key_reuse_error_with_source_traceback` makes `err = KeyReuseError(message)`, attaches a traceback as its
+    cause, and returns `err`."""
+    source = '''
+        class KeyReuseError(RuntimeError):
+            pass
+
+        def key_reuse_error_with_source_traceback(message, traceback):
+            err = KeyReuseError(message)
+            if traceback is not None:
+                context_err = KeyReuseError("context").with_traceback(traceback)
+                err.__cause__ = context_err
+            return err
+
+        def f(name, i, tb):
+            raise key_reuse_error_with_source_traceback(f"Previously-consumed key passed to {name} at index {i}", tb)
+    '''
+    site = raised(source)
+    assert (site.exc_class, site.exc_expr) == ("jax._src.m.KeyReuseError", "key_reuse_error_with_source_traceback")
+    assert site.template.text == "Previously-consumed key passed to {name} at index {i}"
+    assert "factory" in site.template.forms
+    # a detail passed into the factory's own words stays a placeholder: raises passing others keep one template
+    detail = raised('''
+        def escaped_tracer_error(detail):
+            return RuntimeError(f"Encountered an unexpected tracer. Details: {detail}")
+
+        def f(a, b):
+            raise escaped_tracer_error(f"Can't lift sublevels {a} to {b}")
+    ''')
+    assert detail.template.text == 'Encountered an unexpected tracer. Details: {(f"Can\'t lift sublevels {a} to {b}")}'
+    # bound twice, or by a loop, the name is not known to hold the exception made first
+    for binding in ("    err = KeyReuseError(message)\n            err = RuntimeError(message)",
+                    "    for err in [KeyReuseError(message)]:\n                pass"):
+        twice = raised(source.replace("    err = KeyReuseError(message)", binding))
+        assert twice.exc_class is None and twice.exc_expr == "key_reuse_error_with_source_traceback"
+
+
 def test_a_bound_format_inside_a_concatenation_and_a_caught_error_in_an_f_string():
     site = raised('''
         def f(x, hint):

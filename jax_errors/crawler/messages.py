@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from functools import cached_property
 
 from jax_errors.crawler.assignments import FunctionBody
@@ -185,16 +186,20 @@ class ModuleFunctions:
         return self.raised_by_def(self.defs[name]) if name in self.defs else None
 
     def raised_by_def(self, function: ast.AST) -> tuple[ast.expr, ast.expr | None, MessageResolver] | None:
-        """For a factory that returns an exception (`return E(msg)`): E, its message, and a resolver inside it."""
+        """For a factory that returns an exception (`return E(msg)`, or `err = E(msg)`, then what it does to `err`
+        (a traceback or a cause attached), then `return err`): E, its message, and a resolver inside it."""
         returns, body = self._returns_of(function)
         if len(returns) != 1 or function in self._inlining:
             return None
-        ret = returns[0]
-        call = ret.value
+        made = returns[0]
+        call = made.value
+        if isinstance(call, ast.Name) and (bound := _bound_once(function, call.id)) is not None \
+                and bound.lineno < made.lineno:
+            made, call = bound, bound.value
         if not isinstance(call, ast.Call) or not isinstance(call.func, (ast.Name, ast.Attribute)):
             return None
         message = call.args[0] if call.args else None
-        return call.func, message, MessageResolver(body, self, before=ret.lineno, anchor=ret)
+        return call.func, message, MessageResolver(body, self, before=made.lineno, anchor=made)
 
 
 class MessageResolver(Resolver):
@@ -324,14 +329,24 @@ def _added(stmt: ast.stmt) -> list[ast.expr]:
     return [value]
 
 
-def bind_arguments(template: Template, params: ast.arguments, call: ast.Call) -> Template:
+def bind_arguments(template: Template, params: ast.arguments, call: ast.Call,
+                   resolve: Callable[[ast.expr], Template] | None = None) -> Template:
     """A helper's template as one call of it reads: each parameter replaced by the argument passed.
 
     A string literal passed for a parameter the template shows whole becomes text (`'jit'` in
     `{api_name}ted` gives `jitted`); any other argument replaces the parameter's name in the
-    placeholder's expression.
+    placeholder's expression. A template that is one parameter and nothing else (a factory that
+    adds no words to the message it is passed) is what `resolve` (the caller's resolver) makes of
+    the argument, when that spells words (an f-string): the raise's own words. A parameter among
+    the helper's own words stays a placeholder, so that raises passing it different details
+    (`escaped_tracer_error("Can't lift sublevels ...")`) keep one template, and their lineage.
     """
     bound = _bound_arguments(params, call)
+    whole = template.parts[0] if len(template.parts) == 1 and template.parts[0].kind in ("expr", "opaque") else None
+    if resolve is not None and whole is not None and whole.text in bound:
+        worded = resolve(bound[whole.text])
+        if worded.has_words:
+            return Template(worded.parts, worded.forms | template.forms | {"helper"})
     result = EMPTY
     for part in template.parts:
         result = result + _bind_part(part, bound)
@@ -394,3 +409,15 @@ def _calls_in(stmt: ast.stmt) -> list[ast.Call]:
             if isinstance(node, ast.AST):
                 calls.extend(n for n in ast.walk(node) if isinstance(n, ast.Call))
     return calls
+
+
+def _bound_once(function: ast.AST, name: str) -> ast.Assign | None:
+    """The assignment `name = ...` of the function, when it is the only thing that binds `name` there (or in a
+    function nested in it); None otherwise."""
+    stores = [node for node in ast.walk(function)
+              if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del))
+              or isinstance(node, ast.ExceptHandler) and node.name == name
+              or isinstance(node, ast.arg) and node.arg == name]
+    assigns = [node for node in ast.walk(function) if isinstance(node, ast.Assign)
+               and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name]
+    return assigns[0] if len(stores) == 1 and len(assigns) == 1 else None

@@ -17,7 +17,7 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "16"
+EXTRACTOR_VERSION = "17"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 
@@ -269,7 +269,7 @@ class RaiseSiteVisitor(StatementVisitor):
         if call is not None and (maker := self._maker_from(target, node.lineno)) is not None:
             # `e, *_ = prefix_errors(specs, args); raise e('in_specs')`: the message is one that call's makers make
             return "raise", None, ast.unparse(target), Template((Part("opaque", ast.unparse(maker)),))
-        factory = self._factory(call)
+        factory = self._factory(call, node)
         if factory is not None:
             exc_class, template = factory
             return "raise", exc_class, ast.unparse(target), template
@@ -313,9 +313,9 @@ class RaiseSiteVisitor(StatementVisitor):
         found = bisect_left(bindings, (before,), key=lambda binding: binding[:1]) - 1
         return bindings[found][2] if found >= 0 else None
 
-    def _factory(self, call: ast.Call | None) -> tuple[str | None, Template] | None:
+    def _factory(self, call: ast.Call | None, node: ast.Raise) -> tuple[str | None, Template] | None:
         """`raise make_error(x)` or `raise self.parse_err(x)`, where a function of this module or a method of this
-        class returns `SomeError(message)`: its class and message."""
+        class returns `SomeError(message)`: its class and message, with the words the raise passes in."""
         factory = self._factory_def(call) if call is not None else None
         if factory is None:
             return None
@@ -328,7 +328,8 @@ class RaiseSiteVisitor(StatementVisitor):
         if exc_class is None:
             return None
         template = inside.template(message) if message is not None else EMPTY
-        return exc_class, bind_arguments(template, params, call).with_form("factory")  # type: ignore[arg-type]
+        bound = bind_arguments(template, params, call, self._resolver(node).template)  # type: ignore[arg-type]
+        return exc_class, bound.with_form("factory")
 
     def _factory_def(self, call: ast.Call) -> tuple[ast.AST, ast.arguments] | None:
         """The function a factory call names, with the parameters the call's arguments go to."""
