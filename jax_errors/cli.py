@@ -100,11 +100,11 @@ def jobs_option(fn):
 def progress_bar(description: str):
     """A rich progress bar; yields a `progress(done, total, what)` callback. On stderr that is no terminal (a log),
     lines of text instead (`LineProgress`)."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     if not stderr_is_terminal():
         yield LineProgress(description, lambda line: click.echo(line, err=True))
         return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("[dim]{task.fields[what]}"))
     # Redrawn from the job's own updates, a few times a second, not by rich's refresh thread: a job in a

@@ -414,10 +414,13 @@ def _calls_in(stmt: ast.stmt) -> list[ast.Call]:
 def _bound_once(function: ast.AST, name: str) -> ast.Assign | None:
     """The assignment `name = ...` of the function, when it is the only thing that binds `name` there (or in a
     function nested in it); None otherwise."""
-    stores = [node for node in ast.walk(function)
-              if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del))
-              or isinstance(node, ast.ExceptHandler) and node.name == name
-              or isinstance(node, ast.arg) and node.arg == name]
-    assigns = [node for node in ast.walk(function) if isinstance(node, ast.Assign)
-               and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name]
-    return assigns[0] if len(stores) == 1 and len(assigns) == 1 else None
+    binders, assigns = 0, []
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                or isinstance(node, ast.ExceptHandler) and node.name == name \
+                or isinstance(node, ast.arg) and node.arg == name:
+            binders += 1
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == name:
+            assigns.append(node)
+    return assigns[0] if binders == 1 and len(assigns) == 1 else None

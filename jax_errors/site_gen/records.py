@@ -29,6 +29,7 @@ from jax_errors.site_gen.catalogue import Card, Catalogue, EarlierMessage, Locat
 from jax_errors.site_gen.circumstances import circumstances_of
 from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path, card_path, commit_url, github_url
 from jax_errors.snapshots import RELEASE_TAG_PREFIX
+from jax_errors.template import Template
 
 SCHEMA_VERSION = "3.4.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
@@ -132,7 +133,7 @@ def card_record(card: Card) -> dict[str, Any]:
         "module": card.module,
         "function": site.qualname,
         "template": card.template.text,
-        "template_parts": [{"kind": part.kind, "text": part.text} for part in card.template.parts],
+        "template_parts": _template_parts(card.template),
         "template_complete": card.template.complete,
         "template_has_words": card.template.has_words,
         "example_message": card.example_message,
@@ -184,11 +185,15 @@ def provenance(card: Card, *, from_frames: bool | None = None) -> dict[str, str]
     return fields
 
 
+def _template_parts(template: Template) -> list[dict[str, str]]:
+    return [{"kind": part.kind, "text": part.text} for part in template.parts]
+
+
 def _earlier_message(message: EarlierMessage) -> dict[str, Any]:
     """A message no longer raised that leads to the card (`Card.earlier_messages`), as the card's section shows it."""
     made_by = message.raised_by
     return {"template": message.template.text,
-            "template_parts": [{"kind": part.kind, "text": part.text} for part in message.template.parts],
+            "template_parts": _template_parts(message.template),
             "until": message.until,
             "raised_by": {"id": made_by.error_id, "summary": made_by.title} if made_by else None}
 
