@@ -356,8 +356,9 @@ def lookup(message, limit, as_json, db) -> None:
     """
     import json
 
-    from jax_errors.lookup.index import parse_query
+    from jax_errors.lookup.index import parse_query, unquoted
     from jax_errors.lookup.origin import no_card_verdict
+    from jax_errors.lookup.said import shown_words
     from jax_errors.lookup.stored import stored_index
 
     text = message if message is not None else sys.stdin.read()
@@ -387,6 +388,8 @@ def lookup(message, limit, as_json, db) -> None:
         if m.sites:
             others = ", ".join(f"{s.path}:{s.lineno}" for s in m.sites if s is not m.entry)
             click.echo(f"      raised at {len(m.sites)} sites; also {others}")
+            if words := shown_words(m.entry, unquoted(query.message)):
+                click.echo(f"      this site's own words: {words!r}")
 
 
 @cli.command()

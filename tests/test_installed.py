@@ -120,3 +120,10 @@ def test_cards_say_in_words_what_the_class_words(crawled_db):
     assert devices.template.text == "Received incompatible devices for {api_name}ted computation.{extra_msg}"
     assert devices.worded_by == ("jax._src.stages._device_assignment_mismatch_error",)
     assert bool_card.worded_by == ("jax._src.errors.TracerBoolConversionError",)
+    # What a raise passes to a class that words its message around it tells its card from the others: in the
+    # statement, or assigned in its function to a name it passes (`lookup.said`).
+    [deleted] = [c for c in cards if c.site.qualname == "Tracer.delete"]
+    [function] = [c for c in cards if c.site.qualname == "concretization_function_error.<locals>.error"
+                  and c.class_name == "ConcretizationTypeError"]
+    assert deleted.said == ("The delete() method was called on",) and bool_card.said == ()
+    assert function.said[0] == "The problem arose with the `"

@@ -94,6 +94,19 @@ def evaluate(index, data):
     return top1, top3, false
 
 
+def headlines(index, data):
+    """How many messages with a raise site get that site's card as the first result's own: not one of the other sites
+    raising its message, which `evaluate` counts too."""
+    from jax_errors.lookup.index import Query
+
+    found = 0
+    for case in data:
+        if case["expected"] is not None:
+            matches = index.lookup(Query(case["message"], case["exception"].rpartition(".")[2]), limit=1)
+            found += bool(matches) and matches[0].entry.error_id == case["expected"]["error_id"]
+    return found
+
+
 # The release whose raise sites label the evaluation set: the newest on the package index when it was labelled.
 LABELLED_AT = "0.12.1"
 
@@ -123,6 +136,7 @@ def test_accuracy_on_real_messages_from_jax_issues(index):
     lines = first_lines(issue_messages())
     assert (len(lines), sum(1 for d in lines if d["expected"])) == (49, 37)
     assert evaluate(index, lines) == (25, 26, 1)
+    assert (headlines(index, issue_messages()), headlines(index, lines)) == (90, 19)
 
 
 VMAP_MESSAGE = ("vmap got inconsistent sizes for array axes to be mapped:\n"

@@ -167,6 +167,35 @@ NEW["jax/_src/specs.py"] = '''
             raise err("shard_map out_specs") from None
     '''
 
+# One class words the message of four raises, each passing it a context: the words a raise passes pick its site.
+NEW["jax/_src/concrete.py"] = '''
+        class ConcretizationError(Exception):
+            def __init__(self, tracer, context=""):
+                super().__init__(f"Abstract tracer value encountered where concrete value is expected: {tracer}\\n"
+                                 f"{context}")
+
+        class Tracer:
+            def delete(self):
+                raise ConcretizationError(self, f"The delete() method was called on {self}.")
+
+            def devices(self):
+                raise ConcretizationError(self, f"The devices() method was called on {self}.")
+
+        def function_error(fun):
+            fname_context = f"The problem arose with the `{fun.__name__}` function. "
+            def error(self, arg):
+                raise ConcretizationError(arg, fname_context)
+            return error
+
+        def unrelated():
+            context = "Words of another function, which the next one does not pass."
+            return context
+
+        def concrete_or_error(val, context=""):
+            raise ConcretizationError(val, context)
+    '''
+CONCRETE = "ConcretizationError: Abstract tracer value encountered where concrete value is expected: Traced<f32[]>\n"
+
 
 def two_release_catalogue(repo, db):
     """OLD and NEW committed and tagged as two releases in `repo`, crawled into the database `db`."""
@@ -261,6 +290,34 @@ def test_sites_raising_one_message_are_one_result_and_a_frame_picks_the_site(his
                  "NameError: unbound axis name: i\n")
     [framed] = index.lookup(traceback)
     assert framed.entry is other and framed.sites == best.sites
+
+
+def test_of_the_sites_raising_one_message_the_words_one_passes_pick_it(history_db):
+    """Four raises of one class-worded message: the words a raise passes (in the statement, or assigned in its function
+    to a name it passes) pick its site; a message holding none of them is from the site passing none; a traceback's
+    frame still picks first."""
+    index = open_index(open_database(history_db))
+    heads = {}
+    for context in ("The delete() method was called on Traced<f32[]>.",
+                    "The devices() method was called on Traced<f32[]>.",
+                    "The problem arose with the `float` function.",
+                    "Words of another function, which the next one does not pass.",
+                    "The axis argument must be known statically."):
+        [best] = index.lookup(CONCRETE + context)
+        assert len(best.sites) == 4 and best.how == "template"
+        heads[context.split()[1]] = best.entry.lineno
+    sites = {s.lineno: s for s in best.sites}
+    assert heads == {"delete()": 8, "devices()": 11, "problem": 16, "of": 24, "axis": 24}
+    assert sites[16].said == ("The problem arose with the `",)  # `` ` function.`` is one word: too few
+    assert sites[24].said == ()  # `unrelated`'s assignment to `context` is another function's
+    frame = 'Traceback (most recent call last):\n  File "/x/jax/_src/concrete.py", line 11, in devices\n'
+    [framed] = index.lookup(frame + CONCRETE + "The delete() method was called on Traced<f32[]>.")
+    assert framed.entry.lineno == 11
+    # The CLI says which words told the site.
+    deleted = CONCRETE + "The delete() method was called on x."
+    shown = CliRunner().invoke(cli, ["lookup", "--db", str(history_db), deleted])
+    assert "jax/_src/concrete.py:8 " in shown.stdout
+    assert "      this site's own words: 'The delete() method was called on'\n" in shown.stdout
 
 
 def test_of_the_sites_raising_one_message_one_raised_today_is_named_first():
@@ -418,7 +475,7 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
     those 194.
     """
     import jax
-    from test_lookup import LABELLED_AT, evaluate, first_lines, issue_messages
+    from test_lookup import LABELLED_AT, evaluate, first_lines, headlines, issue_messages
 
     from jax_errors.crawler.releases import list_releases
     from jax_errors.snapshots import version_key
@@ -437,6 +494,9 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
     index = stored.stored_index(str(db))
     assert evaluate(index, issue_messages()) == (132, 133, 3)
     assert evaluate(index, first_lines(issue_messages())) == (32, 33, 2)
+    # The card shown is the labelled site's own, not another site's of the message (README "One message, several
+    # sites").
+    assert (headlines(index, issue_messages()), headlines(index, first_lines(issue_messages()))) == (120, 25)
 
 
 def test_the_history_line_links_a_check_rewritten_in_steps_between_two_releases(git_repo, tmp_path):

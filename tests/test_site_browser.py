@@ -173,6 +173,26 @@ def test_pasted_traceback_lists_the_seed_card_first(page, base_url):
     assert page.errors == []
 
 
+def test_a_message_several_sites_raise_shows_the_site_its_words_name(page, base_url, site_db_path):
+    """The result heads with `Tracer.delete`'s card, of the many raising `ConcretizationTypeError`'s words, and says
+    which of its own words the message holds."""
+    from jax_errors.db.engine import open_database
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    cards = load_catalogue(open_database(site_db_path)).cards.values()
+    [deleted] = [c for c in cards if c.site.qualname == "Tracer.delete"]
+    page.goto(base_url + "search.html")
+    page.locator("#lookup-input").fill("ConcretizationTypeError: Abstract tracer value encountered where concrete "
+                                       "value is expected: traced array with shape float32[3]\nThe delete() method "
+                                       "was called on traced array with shape float32[3].")
+    first = page.locator("#lookup-results li").first
+    first.wait_for(timeout=TIMEOUT_MS)
+    assert first.locator("a.lookup-link").get_attribute("href") == base_url + f"errors/{deleted.id}.html"
+    meta = first.locator(".lookup-meta").inner_text()
+    assert "sites raising this message · this site's own words: “The delete() method was called on”" in meta
+    assert page.errors == []
+
+
 JS_RANK = """m => [m.entry.id, m.score, m.how, m.matched ? m.matched.until : null,
                     m.entry.live_id === null ? m.entry.until : null, m.sites.map(s => s.id)]"""
 
@@ -228,7 +248,7 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
 
 def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, tmp_path):
     """Old wordings, removed errors, one message at several sites and frames: the browser's answers are the CLI's."""
-    from test_lookup_history import two_release_catalogue
+    from test_lookup_history import CONCRETE, two_release_catalogue
 
     from jax_errors.lookup.browser import catalogue_index, lookup_record
     from jax_errors.lookup.index import FIRST_LINE_CEILING, parse_query
@@ -253,7 +273,10 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
              "AttributeError: module 'jax' has no attribute 'partial'",
              "ValueError: vmap has mapped output but out_axes is None",
              "TypeError: The __index__() method was called on the JAX Tracer object Traced<int32[]>",
-             "ValueError: pytree structure error: different lengths at key path shard_map in_specs"]
+             "ValueError: pytree structure error: different lengths at key path shard_map in_specs",
+             CONCRETE + "The delete() method was called on Traced<f32[]>.",
+             CONCRETE + "The problem arose with the `float` function.",
+             CONCRETE + "The axis argument must be known statically."]
     expected = [[ranked(index.lookup(parse_query(t))), index.lookup(parse_query(t)) == []] for t in texts]
     page.goto(base_url + "search.html")
     got = page.evaluate("""([record, texts]) => {
@@ -261,7 +284,8 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
         return texts.map(t => { const m = matcher.lookup(t); return [m.map(%s), m.length === 0]; });
     }""" % JS_RANK, [lookup_record(catalogue), texts])
     (worded, _), (removed, _), (shared, _), (framed, _), (prefixed, _), (xla, nothing), (short, _), (full, _), \
-        (tied, _), (led, _), (quoted, _), (cut, _), (repr_quoted, _), (handled, _), (earlier, _), (made, _) = expected
+        (tied, _), (led, _), (quoted, _), (cut, _), (repr_quoted, _), (handled, _), (earlier, _), (made, _), \
+        (method, _), (function, _), (passed, _) = expected
     assert worded[0][3] == "jax-v0.0.1" and removed[0][4] == "jax-v0.0.1" and len(shared[0][5]) == 2
     assert framed[0][0] != shared[0][0] and prefixed[0][2] == "template" and nothing
     assert short[0][0] == full[0][0] and short[0][2] == full[0][2] == "template"  # the optional part is optional
@@ -275,6 +299,8 @@ def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, t
     assert index.entry(handled[0][0]).template.skeleton.startswith("at vmap out_axes")  # the clause handling the class
     assert earlier[0][3] == "jax-v0.0.1" and index.entry(earlier[0][0]).path == "jax/_src/tracers.py"  # a class's
     assert len(made[0][5]) == 2 and index.entry(made[0][0]).exc_class == "ValueError"  # what makers make
+    # The words a raise passes pick the site of a message four raise.
+    assert [index.entry(r[0][0]).lineno for r in (method, function, passed)] == [8, 16, 24]
     assert got == expected
     # What the page says when no card matches: raised inside XLA, by the Python interpreter, or neither.
     record = lookup_record(catalogue)

@@ -140,6 +140,17 @@ def test_seed_card_record(seed_record, seed_case):
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", record["modified"])
 
 
+def test_a_card_whose_class_words_its_message_says_the_words_its_raise_passes(site, site_db_path):
+    """`Tracer.delete` raises `ConcretizationTypeError(self, f"The delete() method was called on ...")`: many raises
+    share the class's words, and the card names this one's context."""
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    cards = load_catalogue(open_database(site_db_path)).cards.values()
+    [deleted] = [c for c in cards if c.site.qualname == "Tracer.delete"]
+    message = " ".join(section(read(site, f"errors/{deleted.id}.html"), "message").split())
+    assert "and passes “The delete() method was called on”; the rest of the message is put in by" in message
+
+
 def test_uncurated_card_renders_everything_extracted(site):
     index = json.loads(read(site, "api/errors.json"))
     entry = next(e for e in index["errors"] if not e["curated"] and e["status"] == "unverified")

@@ -21,7 +21,9 @@ from jax_errors.template import Template
 
 EXPLAIN_PATH = "api/explain.json"
 EXPLAIN_SCHEMA = "explain.schema.json"
-FORMAT = 5  # bump when what the file holds changes shape or meaning (5: heads, not first lines); a reader refuses others
+# Bump when what the file holds changes shape or meaning (5: heads, not first lines; 6: each entry's `said`); a reader
+# refuses others.
+FORMAT = 6
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ def entry_record(entry: Entry) -> dict[str, Any]:
         "id": entry.error_id, "class": entry.exc_class, "parts": entry.template.to_json(),
         "forms": sorted(entry.template.forms), "path": entry.path, "line": entry.lineno,
         "snapshot": entry.snapshot, "examples": list(entry.examples), "live_id": entry.live_id, "until": entry.until,
-        "wording_of": entry.wording_of,
+        "wording_of": entry.wording_of, "said": None if entry.said is None else list(entry.said),
     }
 
 
@@ -48,7 +50,8 @@ def entry_from_record(record: Mapping[str, Any]) -> Entry:
     parts = Template.from_json(record["parts"]).parts
     return Entry.from_row((record["id"], record["class"], parts, frozenset(record["forms"]), record["path"],
                            record["line"], record["snapshot"], tuple(record["examples"]), record["live_id"],
-                           record["until"], record["wording_of"]))
+                           record["until"], record["wording_of"],
+                           None if record["said"] is None else tuple(record["said"])))
 
 
 def read_artifact(path: Path) -> Artifact:

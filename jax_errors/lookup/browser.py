@@ -104,6 +104,10 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
         **_columns([_entry(entry, key, index, titles, regexes)
                     for entry, key in zip(index.entries, index.anchor_key, strict=True)]),
         "wording_of": {entry.error_id: entry.wording_of for entry in index.entries if entry.wording_of},
+        # Only the sites of a message several raise are told apart by their words (`said.worded_site`): a site passing
+        # none is left out, one whose words are not known is null.
+        "said": {entry.error_id: None if entry.said is None else list(entry.said)
+                 for entry in index.entries if entry.said != () and index.siblings(entry)},
         "first_lines": _first_lines(index, regexes),
         "fuzzy": {"keys": index.fuzzy_keys, "owners": index.fuzzy_owners, "common": sorted(index.common_words)},
     }

@@ -5,7 +5,7 @@ This module needs no database (`build` makes an index from one), so that a store
 Every wording of every crawled snapshot is matched, and a wording that is no longer raised leads
 to the card of the error it became (its lineage followed forward), saying up to which snapshot it
 was worded so. Sites that raise the same class with the same template give one result naming them
-all; a traceback's frames pick the site.
+all; a traceback's frames pick the site, or else the words a raise passes beyond the template (`said`).
 
 A message that a template fully matches scores 0.9 to 1.0 (more literal text matched, higher).
 A message whose first line, or whole text, fits the head of a template that goes on (its first line
@@ -35,6 +35,7 @@ from rapidfuzz import fuzz
 
 from jax_errors.exceptions import QueryTooLongError
 from jax_errors.lookup.origin import looks_raised_by_python, looks_raised_in_xla, without_status
+from jax_errors.lookup.said import said_words, worded_site
 from jax_errors.template import (
     TEMPLATE_FLAGS,
     Template,
@@ -131,6 +132,9 @@ class Entry:
     ends_as: str | None = None
     handles: tuple[str, ...] = ()  # of a raise in an `except` clause, the classes it handles, by name (not stored)
     wording_of: str | None = None  # of an earlier wording made by other modules (`build.earlier_wordings`), its error
+    # The words the raise passes beyond its template (`said.said_words`; None: not known): which of the sites of one
+    # message raised it.
+    said: tuple[str, ...] | None = ()
 
     @property
     def card_id(self) -> str:
@@ -154,13 +158,13 @@ class Entry:
     def row(self) -> tuple:
         """The entry as plain values (what a stored index keeps): `Entry.from_row` makes it again."""
         return (self.error_id, self.exc_class, self.template.parts, self.template.forms, self.path, self.lineno,
-                self.snapshot, self.examples, self.live_id, self.until, self.wording_of)
+                self.snapshot, self.examples, self.live_id, self.until, self.wording_of, self.said)
 
     @classmethod
     def from_row(cls, row: tuple) -> Entry:
-        error_id, exc_class, parts, forms, path, lineno, snapshot, examples, live_id, until, wording_of = row
+        error_id, exc_class, parts, forms, path, lineno, snapshot, examples, live_id, until, wording_of, said = row
         return cls(error_id, exc_class, Template(parts, forms), path, lineno, snapshot, examples, live_id, until,
-                   wording_of=wording_of)
+                   wording_of=wording_of, said=said)
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -468,8 +472,10 @@ class LookupIndex:
             if key not in results or _better(match, results[key]):
                 results[key] = match
         for key, match in results.items():
-            if (framed := framed_site(match.sites, query.jax_frames)) not in (None, match.entry):
-                results[key] = Match(framed, match.score, match.how, match.matched, match.sites)
+            site = (framed_site(match.sites, query.jax_frames)
+                    or worded_site(_may_head(match), match.entry, query.message))
+            if site not in (None, match.entry):
+                results[key] = Match(site, match.score, match.how, match.matched, match.sites)
         # At one score, a live card before a retired one (today's error is the likelier source), then one whose
         # current words fit before one reached through words it had once (two files raise `Argument '{}' of type
         # {} is not a valid JAX type.` today, and the one that raised it long ago no longer does), then the card
@@ -559,6 +565,11 @@ def framed_site(sites: Sequence[Entry], frames: Sequence[tuple[str, int]]) -> En
             if (site.path, site.lineno) == tuple(frame):
                 return site
     return None
+
+
+def _may_head(match: Match) -> list[Entry]:
+    """The sites of a result that may head it in its stead by their words: those raised today, when it is."""
+    return [site for site in match.sites if site.until is None or match.entry.until is not None]
 
 
 def _better(match: Match, other: Match) -> bool:
@@ -770,7 +781,7 @@ def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, sn
     """
     return Entry(error_id, made_class or site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
                  _examples(observed, template), live_id, None if live_id == error_id else snapshot_label, ends_as,
-                 handled_classes(site))
+                 handled_classes(site), said=said_words(site, template))
 
 
 def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:

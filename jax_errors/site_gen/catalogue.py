@@ -29,6 +29,7 @@ from jax_errors.db.models import ProbedCall, RaiseSite, Reproduction, Snapshot
 from jax_errors.forked import Forked
 from jax_errors.lookup.build import caller_form_entries, earlier_wordings, worded_elsewhere
 from jax_errors.lookup.index import Entry
+from jax_errors.lookup.said import said_words
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.doc_mentions import DocMention, ErrorWords, doc_mentions
 from jax_errors.site_gen.knowledge import Knowledge
@@ -268,6 +269,12 @@ class Card:
     def template(self) -> Template:
         """The message as users see it: the raise's own template, or its class's wording of it."""
         return self.worded_by_class or Template.from_json(self.site.template_parts)
+
+    @cached_property
+    def said(self) -> tuple[str, ...] | None:
+        """The words the raise passes beyond its template (`lookup.said`; None: not known): where a class words the
+        message around a context it is given, that context's."""
+        return said_words(self.site, self.template)
 
     @cached_property
     def title(self) -> str:

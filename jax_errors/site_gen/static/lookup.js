@@ -210,7 +210,8 @@
         line: columns.line[index], regex: columns.regex[index], literal_length: columns.literal_length[index],
         anchors: columns.anchors[index], anchor_key: columns.anchor_key[index], raised: columns.raised[index],
         live_id: columns.live_id[index], until: decoded("until", index), lead: columns.lead[index],
-        group: columns.group[index], href: record.card_href.replace("{id}", id),
+        group: columns.group[index], said: record.said[id] === undefined ? [] : record.said[id],
+        href: record.card_href.replace("{id}", id),
       };
     }
 
@@ -477,9 +478,11 @@
         if (!grouped.has(key) || better(m, grouped.get(key))) grouped.set(key, m);
       });
       grouped.forEach(function (m, key) {
-        var framed = framedSite(m.sites, query.jaxFrames || []);
-        if (framed && framed !== m.entry) {
-          grouped.set(key, {entry: framed, score: m.score, how: m.how, matched: m.matched, sites: m.sites});
+        var site = framedSite(m.sites, query.jaxFrames || []) || wordedSite(m.sites.filter(function (s) {
+          return s.until === null || m.entry.until !== null;
+        }), m.entry, query.message);
+        if (site && site !== m.entry) {
+          grouped.set(key, {entry: site, score: m.score, how: m.how, matched: m.matched, sites: m.sites});
         }
       });
       var ranked = Array.from(grouped.values()).filter(function (m) { return m.score >= scoring.match_floor; });
@@ -505,6 +508,33 @@
       return null;
     }
 
+    // said.py's held_words: the site's own words that a folded message holds (its words are null when not known).
+    function heldWords(site, folded) {
+      return (site.said || []).filter(function (words) { return folded.includes(words); });
+    }
+
+    // said.py's worded_site: the site whose own words the message holds the most characters of; when it holds none
+    // while the head passes some, the first known to pass none.
+    function wordedSite(sites, head, message) {
+      var folded = text.split(message).join(" "), best = null, most = 0;
+      sites.forEach(function (site) {
+        var held = 0;
+        heldWords(site, folded).forEach(function (words) { held += Array.from(words).length; });
+        if (held > most) { best = site; most = held; }
+      });
+      if (best === null && head.said && head.said.length) {
+        best = sites.find(function (site) { return site.said !== null && site.said.length === 0; }) || null;
+      }
+      return best;
+    }
+
+    // said.py's shown_words: the longest of the site's own words the message holds, or null.
+    function shownWords(site, message) {
+      return heldWords(site, text.split(message).join(" ")).reduce(function (longest, words) {
+        return longest === null || Array.from(words).length > Array.from(longest).length ? words : longest;
+      }, null);
+    }
+
     function adjusted(score, card, wording, query) {
       if (query.excClass && lastDotted(card.class) !== query.excClass && lastDotted(wording.class) !== query.excClass) {
         score -= scoring.class_penalty;
@@ -516,7 +546,8 @@
     }
 
     return {count: count, entryAt: entryAt, parseQuery: parseQuery, lookup: lookup, normalize: normalize, regexOf: regexOf,
-            looksRaisedInXla: looksRaisedInXla, noCardMessage: noCardMessage, record: record};
+            looksRaisedInXla: looksRaisedInXla, noCardMessage: noCardMessage, record: record,
+            shownWords: function (site, query) { return shownWords(site, unquoted(query.message)); }};
   }
 
   // The search page ------------------------------------------------------------------------------
@@ -542,7 +573,8 @@
     return score >= bands.high ? "high" : score >= bands.medium ? "medium" : "low";
   }
 
-  function render(list, matches, record) {
+  // `shown(site)`: the longest of the site's own words the message holds, or null (Matcher's shownWords).
+  function render(list, matches, record, shown) {
     list.replaceChildren();
     matches.forEach(function (m) {
       var item = document.createElement("li");
@@ -561,6 +593,8 @@
       meta.className = "lookup-meta";
       var notes = [m.entry.class + " · " + m.entry.path + ":" + m.entry.line];
       if (m.sites.length) notes.push("one of " + m.sites.length + " sites raising this message");
+      var own = m.sites.length ? shown(m.entry) : null;
+      if (own !== null) notes.push("this site's own words: \u201c" + own + "\u201d");
       if (m.matched && m.matched.until) notes.push("worded so up to " + m.matched.until);
       if (m.entry.live_id === null && m.entry.until) notes.push("no longer raised after " + m.entry.until);
       meta.textContent = notes.join(" · ");
@@ -588,7 +622,7 @@
         if (input.value !== pasted) return;
         var query = matcher.parseQuery(pasted);
         var matches = matcher.lookup(query);
-        render(list, matches, matcher.record);
+        render(list, matches, matcher.record, function (site) { return matcher.shownWords(site, query); });
         say(matches.length ? "" : matcher.noCardMessage(query));
       }, function (error) { say("Template lookup is unavailable: " + error.message); });
     };
