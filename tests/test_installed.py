@@ -6,6 +6,7 @@ from versions import seed_line
 
 from jax_errors.crawler.installed import installed_jax_dir, installed_snapshot, read_version
 from jax_errors.db.queries import find_snapshot, site_at, sites_of_error
+from jax_errors.template import Part
 
 # Where the seed card's raise stands, per jax version this project may install.
 SEED_TEMPLATE = "all_gather_reduced only accepts inputs that are varying. Got {x_aval.str_short(True)}"
@@ -121,9 +122,13 @@ def test_cards_say_in_words_what_the_class_words(crawled_db):
     assert devices.worded_by == ("jax._src.stages._device_assignment_mismatch_error",)
     assert bool_card.worded_by == ("jax._src.errors.TracerBoolConversionError",)
     # What a raise passes to a class that words its message around it tells its card from the others: in the
-    # statement, or assigned in its function to a name it passes (`lookup.said`).
+    # statement, or assigned in its function to a name it passes (`lookup.said`), what `+=` adds optional.
     [deleted] = [c for c in cards if c.site.qualname == "Tracer.delete"]
     [function] = [c for c in cards if c.site.qualname == "concretization_function_error.<locals>.error"
                   and c.class_name == "ConcretizationTypeError"]
-    assert deleted.said == ("The delete() method was called on",) and bool_card.said == ()
-    assert function.said[0] == "The problem arose with the `"
+    assert [t.text for t in deleted.passed] == ["The delete() method was called on {self._error_repr()}."
+                                                "{self._origin_msg()}"] and bool_card.passed == ()
+    [context] = function.passed
+    assert context.parts[:3] == (Part("lit", "The problem arose with the `"), Part("expr", "fname"),
+                                 Part("lit", "` function. "))
+    assert context.parts[3].kind == "opt_begin" and context.text.endswith("or `jnp.array(x, {fun.__name__})` instead.")

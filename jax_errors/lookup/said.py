@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 import re
 import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jax_errors.template import Template, folded
@@ -36,19 +37,18 @@ _ASSIGNMENT = re.compile(r"\s*(?P<name>[A-Za-z_]\w*)\s*(?::[^=]*)?\+?=[^=]")
 _ASSIGNMENTS = (ast.Assign, ast.AugAssign, ast.AnnAssign)
 
 
-def said_words(site: RaiseSite, template: Template) -> tuple[str, ...] | None:
-    """The words a raise passes that its template, the message as raised, does not hold.
+@dataclass(frozen=True)
+class RaiseRead:
+    """A raise as its excerpt reads: the raised expression, and the values its function last assigned to the names
+    it passes (the plain assignment, then each `+=` after it)."""
 
-    They are the string literals of the raised expression (of f-strings, their constant pieces) that reach
-    the exception through calls, `+` and conditional expressions, not a `.format` or `%` template's own text;
-    and those of the last assignment (then `+=`) in its function to a name it passes (`fname_context = f"The
-    problem arose with the `{fname}` function. "` for `raise ConcretizationTypeError(arg, fname_context)`).
-    Whitespace folded, cut into sentences, each of MIN_SAID_WORDS words or more, each once.
+    raised: ast.expr
+    assigned: Mapping[str, list[ast.expr]]
 
-    Returns:
-        The words, () when it passes none; None when the excerpt does not hold the whole statement, or it
-        does not parse (whether it passes words is not known).
-    """
+
+def read_raise(site: RaiseSite) -> RaiseRead | None:
+    """The raise at `site`, read from its stored excerpt; None when the excerpt does not hold the whole statement,
+    or it does not parse, or the statement re-raises."""
     lines = site.excerpt.splitlines()
     first, last = site.lineno - site.excerpt_start, (site.end_lineno or site.lineno) - site.excerpt_start
     statement = _parsed(lines[first:last + 1]) if 0 <= first <= last < len(lines) else None
@@ -61,9 +61,28 @@ def said_words(site: RaiseSite, template: Template) -> tuple[str, ...] | None:
         if (found := _assignment(lines, start, first, passed)) is not None:
             name, value, adds = found
             assigned[name] = [*assigned.get(name, []), value] if adds else [value]
+    return RaiseRead(raised.exc, assigned)
+
+
+def said_words(site: RaiseSite, template: Template) -> tuple[str, ...] | None:
+    """The words a raise passes that its template, the message as raised, does not hold.
+
+    They are the string literals of the raised expression (of f-strings, their constant pieces) that reach
+    the exception through calls, `+` and conditional expressions, not a `.format` or `%` template's own text;
+    and those of the last assignment (then `+=`) in its function to a name it passes (`fname_context = f"The
+    problem arose with the `{fname}` function. "` for `raise ConcretizationTypeError(arg, fname_context)`).
+    Whitespace folded, cut into sentences, each of MIN_SAID_WORDS words or more, each once.
+
+    Returns:
+        The words, () when it passes none; None when the raise cannot be read (`read_raise`): whether it passes
+        words is not known.
+    """
+    read = read_raise(site)
+    if read is None:
+        return None
     own = folded(template.text)
     said: dict[str, None] = {}
-    for value in (raised.exc, *(value for values in assigned.values() for value in values)):
+    for value in (read.raised, *(value for values in read.assigned.values() for value in values)):
         for literal in _passed_strings(value):
             for text in _SENTENCE_END.split(folded(literal)):
                 if len(_WORD.findall(text)) >= MIN_SAID_WORDS and text not in own:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -14,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from jax_errors.crawler.docs_store import newest_passages
 from jax_errors.crawler.imports import module_name
+from jax_errors.crawler.template_builder import build_template
 from jax_errors.db import queries
 from jax_errors.db.commit_history import CommitHistory, commit_histories, read_line
 from jax_errors.db.engine import consistent_reads
@@ -29,14 +31,14 @@ from jax_errors.db.models import ProbedCall, RaiseSite, Reproduction, Snapshot
 from jax_errors.forked import Forked
 from jax_errors.lookup.build import caller_form_entries, earlier_wordings, worded_elsewhere
 from jax_errors.lookup.index import Entry
-from jax_errors.lookup.said import said_words
+from jax_errors.lookup.said import read_raise
 from jax_errors.reproduce.cases import Case
 from jax_errors.site_gen.doc_mentions import DocMention, ErrorWords, doc_mentions
 from jax_errors.site_gen.knowledge import Knowledge
 from jax_errors.site_gen.links import github_url
 from jax_errors.site_gen.raised_by import Caller, callers_of
 from jax_errors.snapshots import is_commit, release_of, snapshot_label, version_key
-from jax_errors.template import Template, Wording, as_raised
+from jax_errors.template import Template, Wording, as_raised, optional
 
 T = TypeVar("T")
 
@@ -271,10 +273,22 @@ class Card:
         return self.worded_by_class or Template.from_json(self.site.template_parts)
 
     @cached_property
-    def said(self) -> tuple[str, ...] | None:
-        """The words the raise passes beyond its template (`lookup.said`; None: not known): where a class words the
-        message around a context it is given, that context's."""
-        return said_words(self.site, self.template)
+    def passed(self) -> tuple[Template, ...]:
+        """Of a raise whose class words its message around what it is given (`ConcretizationTypeError(self, f"The
+        delete() method was called on ...")`), the arguments of words it passes, as templates; a name it passes
+        read as its function last assigned it (`read_raise`), what `+=` adds after that as optional."""
+        read = read_raise(self.site) if self.worded_by_class is not None else None
+        if read is None or not isinstance(read.raised, ast.Call):
+            return ()
+
+        def assigned(name: ast.Name) -> Template | None:
+            first, *added = read.assigned.get(name.id) or [None]
+            if first is None:
+                return None
+            return sum((optional(build_template(value)) for value in added), build_template(first))
+
+        arguments = (*read.raised.args, *(keyword.value for keyword in read.raised.keywords))
+        return tuple(t for argument in arguments if (t := build_template(argument, resolve_name=assigned)).has_words)
 
     @cached_property
     def title(self) -> str:
