@@ -467,6 +467,9 @@ def test_the_stored_index_is_reused_until_the_database_changes(history_db, git_r
 
 
 @pytest.mark.slow
+# It downloads about 190 MB from the package index and crawls 194 releases: about 10 minutes alone, and more than
+# the 15 the suite gives a test to catch a hang in one fresh-clone CI run.
+@pytest.mark.timeout(1800)
 def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch):
     """The figures README "Lookup" claims with history: every release 0.0-0.12.1 crawled from its wheel or archive.
 
