@@ -19,10 +19,11 @@ PartKind = Literal["lit", "expr", "opaque", "opt_begin", "opt_end", "rep_begin",
 OPENERS = {"opt_begin": "opt_end", "rep_begin": "rep_end"}
 MARKERS = frozenset(OPENERS) | frozenset(OPENERS.values())
 TITLE_LENGTH = 120
+HOLE_MARK = "…"  # a placeholder in a template's held text (`Template.held_text`)
 ONE_OF = "one of {}"  # the text of the marker opening one of several alternatives (`alternatives`)
 ONE_OF_NONE = " or none"  # added to it when a further alternative is no text
 SHARED_LEAD_MIN_WORDS = 2  # the fewest leading words alternatives must share to title a template
-_ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
+ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
 _WORD = re.compile(r"[^\W_]")  # a letter or a digit
 
 
@@ -66,13 +67,19 @@ class Template:
         return shortened(text, TITLE_LENGTH) if spells_words(text) else ""
 
     def _held_text(self) -> str:
+        return placeholders_run_together(self.held_text())
+
+    def held_text(self, group: str = "") -> str:
+        """The text every message holds, each placeholder written HOLE_MARK, and each optional, repeated or
+        alternative part (outermost) written `group`; whitespace folded."""
         depth, pieces = 0, []
         for p in self.parts:
+            if p.kind in OPENERS and depth == 0:
+                pieces.append(group)
             depth += 1 if p.kind in OPENERS else -1 if p.kind in MARKERS else 0
             if depth == 0 and p.kind not in MARKERS:
-                pieces.append(p.text if p.kind == "lit" else "…")
-        # Placeholders next to each other, or joined by punctuation alone, read as one: `….…` is `…`.
-        return _ADJACENT_PLACEHOLDERS.sub("…", " ".join("".join(pieces).split()))
+                pieces.append(p.text if p.kind == "lit" else HOLE_MARK)
+        return " ".join("".join(pieces).split())
 
     def split_alternatives(self) -> list[Template]:
         """Of a template that is one choice of several whole messages (what `alternatives` builds, and nothing
@@ -377,6 +384,18 @@ def _shared_lead(texts: list[str]) -> str:
     while all(len(words) > shared and words[shared] == split[0][shared] for words in split):
         shared += 1
     return " ".join(split[0][:shared]) + " …" if shared >= SHARED_LEAD_MIN_WORDS else ""
+
+
+def placeholders_run_together(held: str) -> str:
+    """A held text (`Template.held_text`) with placeholders next to each other, or joined by punctuation alone, read
+    as one: `….…` is `…`."""
+    return ADJACENT_PLACEHOLDERS.sub(HOLE_MARK, held)
+
+
+def held_title(held: str) -> str:
+    """The title `Template.title` gives a template of this held text, when that text spells words: what the search
+    page makes of the held text of an entry whose title it is not sent (`lookup.browser`)."""
+    return shortened(placeholders_run_together(held), TITLE_LENGTH)
 
 
 def shortened(text: str, limit: int) -> str:

@@ -205,7 +205,7 @@ def ranked(matches) -> list[list]:
 
 def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db_path):
     """static/lookup.js over api/lookup.json gives lookup.py's cards, scores and order on every evaluation message,
-    and on the first line of each that has several."""
+    on the first line of each that has several, and on each cut short."""
     import json
 
     from sqlalchemy.orm import Session
@@ -216,8 +216,10 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
 
     data = json.loads((Path(__file__).parent / "data" / "issue_messages.json").read_text())
     lines = [{**d, "message": first_line_of(d["message"])} for d in data if len(d["message"].strip().splitlines()) > 1]
+    # ... and each message cut two thirds of the way through, as an issue's long title is, ending in an ellipsis
+    cut = [{**d, "message": d["message"][:len(d["message"]) * 2 // 3] + "…"} for d in data]
     queries = [{"message": d["message"], "excClass": d["exception"].rpartition(".")[2], "jaxFrames": []}
-               for d in data + lines]
+               for d in data + lines + cut]
     with Session(open_database(site_db_path)) as session:
         index = index_from_session(session)
     expected = [ranked(index.lookup(Query(q["message"], q["excClass"]))) for q in queries]
@@ -235,6 +237,7 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     assert sum(1 for e in expected if e) >= 100  # the comparison covers real matches, not empty lists
     assert any(m[2] == "first-line" for e in expected for m in e)  # and first-line matches
     assert any(m[2] == "first-sentence" for e in expected for m in e)  # and first-sentence ones
+    assert sum(1 for e in expected for m in e if m[2] == "cut") >= 50  # and messages cut short
     assert got == expected
     # What the page says when no card matches is what the CLI says, for every message.
     from jax_errors.lookup import origin
@@ -243,6 +246,17 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     verdicts = [words[origin.no_card_verdict(Query(q["message"], q["excClass"]))] for q in queries]
     messages = page.evaluate("async () => (await (await fetch('api/lookup.json')).json()).messages")
     assert said == [messages[kind] for kind in verdicts] and {"xla", "python", "none"} <= set(verdicts)
+    # Every card's title is the catalogue's, though the file sends none for most: the page makes them from the held
+    # text it carries for messages cut short.
+    titles, sent = page.evaluate("""async () => {
+        const matcher = await window.jaxErrorsLookup.load();
+        const shown = new Map();
+        for (let i = 0; i < matcher.count; i++) shown.set(matcher.entryAt(i).id, matcher.entryAt(i).title);
+        const cards = (await (await fetch("api/errors.json")).json()).errors;
+        return [cards.map(card => [card.summary, shown.get(card.id)]), matcher.record.entries.title];
+    }""")
+    assert len(titles) > 5000 and [shown for _, shown in titles] == [summary for summary, _ in titles]
+    assert sum(1 for title in sent if title is None) > len(sent) * 3 // 4
     assert page.errors == []
 
 

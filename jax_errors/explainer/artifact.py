@@ -21,9 +21,9 @@ from jax_errors.template import Template
 
 EXPLAIN_PATH = "api/explain.json"
 EXPLAIN_SCHEMA = "explain.schema.json"
-# Bump when what the file holds changes shape or meaning (5: heads, not first lines; 6: each entry's `said`); a reader
-# refuses others.
-FORMAT = 6
+# Bump when what the file holds changes shape or meaning (5: heads, not first lines; 6: each entry's `said`; 7: the cut
+# keys of templates a message cut short may begin); a reader refuses others.
+FORMAT = 7
 
 
 @dataclass(frozen=True)

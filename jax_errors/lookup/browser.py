@@ -29,7 +29,7 @@ from jax_errors.site_gen.catalogue import Catalogue
 from jax_errors.site_gen.links import card_path
 from jax_errors.site_gen.output import generator_fingerprint
 from jax_errors.site_gen.records import SCHEMA_VERSION
-from jax_errors.template import TEMPLATE_FLAGS
+from jax_errors.template import ADJACENT_PLACEHOLDERS, HOLE_MARK, TEMPLATE_FLAGS, TITLE_LENGTH, held_title
 
 LOOKUP_SCHEMA = "lookup.schema.json"
 LOOKUP_PATH = "api/lookup.json"
@@ -83,7 +83,8 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "fuzzy_shortlist": lookup.FUZZY_SHORTLIST, "path_bonus": lookup.PATH_BONUS,
             "raised_bonus": lookup.RAISED_BONUS, "class_penalty": lookup.CLASS_PENALTY,
             "sentences_min_words": lookup.SENTENCES_MIN_WORDS, "sentence_ends": lookup.SENTENCE_ENDS,
-            "first_line_ceiling": lookup.FIRST_LINE_CEILING,
+            "first_line_ceiling": lookup.FIRST_LINE_CEILING, "cut_min_words": lookup.CUT_MIN_WORDS,
+            "cut_marks": list(lookup.CUT_MARKS),
             "match_floor": lookup.MATCH_FLOOR, "confidence": lookup.CONFIDENCE, "limit": 5,
         },
         "messages": {"xla": _sentence(origin.NO_SITE, "."), "python": _sentence(origin.NO_RAISE, "."),
@@ -98,29 +99,37 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "runtime_classes": sorted(origin.RUNTIME_CLASSES),
             "python_words": "^(?:" + js_regex(origin.PYTHON_WORDS.pattern, origin.PYTHON_WORDS.flags) + ")$",
             "python_classes": sorted(origin.PYTHON_CLASSES),
+            "hole_mark": HOLE_MARK,
+            "adjacent_placeholders": js_regex(ADJACENT_PLACEHOLDERS.pattern, ADJACENT_PLACEHOLDERS.flags),
+            "title_length": TITLE_LENGTH,
         },
         "count": len(index.entries),
         "card_href": card_path("{id}"),
-        **_columns([_entry(entry, key, index, titles, regexes)
-                    for entry, key in zip(index.entries, index.anchor_key, strict=True)]),
+        **_columns([_entry(entry, key, cut_key, index, titles, regexes)
+                    for entry, key, cut_key in zip(index.entries, index.anchor_key, index.cut_key, strict=True)]),
         "wording_of": {entry.error_id: entry.wording_of for entry in index.entries if entry.wording_of},
         # Only the sites of a message several raise are told apart by their words (`said.worded_site`): a site passing
         # none is left out, one whose words are not known is null.
         "said": {entry.error_id: None if entry.said is None else list(entry.said)
                  for entry in index.entries if entry.said != () and index.siblings(entry)},
         "first_lines": _first_lines(index, regexes),
+        "cuts": _cuts(index),
         "fuzzy": {"keys": index.fuzzy_keys, "owners": index.fuzzy_owners, "common": sorted(index.common_words)},
     }
     regexes.keep()
     return record
 
 
-def _entry(entry: Entry, anchor_key: str | None, index: LookupIndex, titles: Mapping[str, str],
+def _entry(entry: Entry, anchor_key: str | None, cut_key: str | None, index: LookupIndex, titles: Mapping[str, str],
            regexes: KeptRegexes) -> dict[str, Any]:
     regex = regexes.of(entry) if entry.literal_length else None  # lookup never tries a template without literal text
     siblings = index.siblings(entry)
+    title = titles.get(entry.error_id, entry.template.text)
+    # An entry whose held text the file carries (`cuts`) is sent no title that the page makes from it (`held_title`).
+    if cut_key is not None and title == held_title(entry.held):
+        title = None
     return {
-        "id": entry.error_id, "class": entry.exc_class, "title": titles.get(entry.error_id, entry.template.text),
+        "id": entry.error_id, "class": entry.exc_class, "title": title,
         "path": entry.path, "line": entry.lineno,
         "regex": regex, "literal_length": entry.literal_length,
         "anchors": " ".join(sorted(entry.anchor_words)), "anchor_key": anchor_key,
@@ -139,6 +148,14 @@ def _first_lines(index: LookupIndex, regexes: KeptRegexes) -> dict[str, list]:
             "anchor_key": [index.line_anchor_key[i] for i, _ in found],
             "literal_length": [head.literal_length for _, head in found],
             "sentence": [int(index.entries[i].head_how == "first-sentence") for i, _ in found]}
+
+
+def _cuts(index: LookupIndex) -> dict[str, list]:
+    """The held text (`Entry.held`) of the templates a message cut short may begin (`cut_fit`: those with a cut key),
+    as columns over those entries only: `entry` is each one's index into the entries, `key` its cut key."""
+    found = [(i, key) for i, key in enumerate(index.cut_key) if key is not None]
+    return {"entry": [i for i, _ in found], "held": [index.entries[i].held for i, _ in found],
+            "key": [key for _, key in found]}
 
 
 def _columns(entries: list[dict[str, Any]]) -> dict[str, Any]:

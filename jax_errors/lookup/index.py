@@ -10,7 +10,10 @@ all; a traceback's frames pick the site, or else the words a raise passes beyond
 A message that a template fully matches scores 0.9 to 1.0 (more literal text matched, higher).
 A message whose first line, or whole text, fits the head of a template that goes on (its first line
 or first sentence: a long message pasted by its first line, or quoted up to a sentence's end) scores
-up to 0.85 before the bonuses below. A reworded message (another jax
+up to 0.85 before the bonuses below. A message cut short (an issue's title, a log's line: `... the
+de-optimized funct`) fits a template whose messages begin with it (`cut_fit`), scored as its head
+would be, or as the whole template when it ends partway through one of the template's words. A
+reworded message (another jax
 version, or a template with opaque pieces) falls back to fuzzy matching on the skeleton, and on
 messages the error was seen raising (by a reproduction case or a JAX test), and scores below
 0.9. Below MATCH_FLOOR nothing is shown: no card matches.
@@ -37,6 +40,7 @@ from jax_errors.exceptions import QueryTooLongError
 from jax_errors.lookup.origin import looks_raised_by_python, looks_raised_in_xla, without_status
 from jax_errors.lookup.said import said_words, worded_site
 from jax_errors.template import (
+    HOLE_MARK,
     TEMPLATE_FLAGS,
     Template,
     accepts_any_text,
@@ -44,6 +48,7 @@ from jax_errors.template import (
     first_sentence,
     folded,
     required_words,
+    spells_words,
     template_pattern,
     without_appended,
 )
@@ -70,6 +75,14 @@ FUZZY_FLOOR = 0.5
 FIRST_LINE_CEILING = FUZZY_CEILING
 # The fewest words a template's head (first line or sentence) must hold to be matched alone.
 FIRST_LINE_MIN_WORDS = 4
+# A message cut short fits a template whose messages begin with it (`cut_fit`) when it holds this many words of its
+# literal text or more; an entry is tried when the rarest of its first CUT_MIN_WORDS - 1 such words (its `cut_words`)
+# is in the message. An ellipsis at its end (`CUT_MARKS`: GitHub cuts an issue's long title so) is no part of it.
+CUT_MIN_WORDS = FIRST_LINE_MIN_WORDS
+CUT_MARKS = ("…", "...")
+# A word of a template's held text (`Entry.held`): a run of characters other than a space or a placeholder.
+HELD_WORD = re.compile(f"[^ {HOLE_MARK}]+")
+WORD_CHARACTER = re.compile(r"[^\W_]")
 # ... and for a message bearing XLA's marks (see `origin`).
 XLA_FUZZY_FLOOR = 0.8
 PATH_BONUS = 0.05
@@ -205,6 +218,41 @@ class Entry:
         return "first-line" if first_line(self.template) is not None else "first-sentence"
 
     @cached_property
+    def held(self) -> str:
+        """The text every message of the template holds, placeholders and optional, repeated or alternative parts
+        written HOLE_MARK (`Template.held_text`): what completes a message cut short (`cut_fit`)."""
+        return self.template.held_text(group=HOLE_MARK)
+
+    @cached_property
+    def held_words(self) -> list[re.Match[str]]:
+        """The words of the held text's literal text (`HELD_WORD`, holding a letter or a digit), in order."""
+        return [word for word in HELD_WORD.finditer(self.held) if spells_words(word.group())]
+
+    @cached_property
+    def cut_words(self) -> frozenset[str]:
+        """The words any message cut short that fits the template holds (`cut_fit`): of its held text's first
+        CUT_MIN_WORDS - 1 words, those standing alone (between spaces, or at an end); none when its literal text
+        is empty, or holds fewer than CUT_MIN_WORDS words."""
+        if not self.literal_length or len(self.held_words) < CUT_MIN_WORDS:
+            return frozenset()
+        held = self.held
+        return frozenset(word.group() for word in self.held_words[:CUT_MIN_WORDS - 1]
+                         if held[word.start() - 1:word.start()] in ("", " ")
+                         and held[word.end():word.end() + 1] in ("", " "))
+
+    @cached_property
+    def holes(self) -> tuple[int, ...]:
+        """Where the held text writes a placeholder or a part some messages lack (HOLE_MARK)."""
+        return tuple(i for i, character in enumerate(self.held) if character == HOLE_MARK)
+
+    @cached_property
+    def cut_from(self) -> int:
+        """The least length of a beginning of the held text that a message cut short fits (`cut_fit`): through the
+        first letter or digit of its CUT_MIN_WORDS-th word (`cut_words` is empty with fewer)."""
+        word = self.held_words[CUT_MIN_WORDS - 1]
+        return word.start() + WORD_CHARACTER.search(word.group()).start() + 1
+
+    @cached_property
     def lead(self) -> str:
         """The literal text every message of the template starts with (up to its first placeholder or optional
         part), folded, at most LEAD_CHARS characters: of two results of one score, the one whose lead
@@ -223,7 +271,9 @@ class Match:
 
     entry: Entry  # the card's error: a live one, or a removed one
     score: float
-    how: str  # "template", "first-line" or "first-sentence" (the kind of head that fit: `Entry.head`), or "fuzzy"
+    # "template", "first-line" or "first-sentence" (the kind of head that fit: `Entry.head`), "cut" (`cut_fit`), or
+    # "fuzzy"
+    how: str
     matched: Entry | None = None  # the wording that matched, when it is an earlier one of the card's lineage
     sites: tuple[Entry, ...] = ()  # every site raising the same message (the card's among them), when several
 
@@ -321,18 +371,21 @@ class LookupIndex:
         for index, entry in enumerate(entries):
             if entry.card_id == entry.error_id:
                 siblings.setdefault(entry.group_key, []).append(index)
-        anchor_key = anchor_keys(entries)
+        anchor_key = anchor_keys([entry.anchor_words for entry in entries])
         by_anchor, unanchored = anchored([i for i, entry in enumerate(entries) if entry.literal_length], anchor_key)
         with_line = [i for i, entry in enumerate(entries) if entry.head]
         line_key: list[str | None] = [None] * len(entries)
-        for index, key in zip(with_line, anchor_keys([entries[i].head for i in with_line]), strict=True):
+        for index, key in zip(with_line, anchor_keys([entries[i].head.anchor_words for i in with_line]), strict=True):
             line_key[index] = key
         by_line_anchor, unanchored_lines = anchored(with_line, line_key)
+        cut_key = anchor_keys([entry.cut_words for entry in entries])
+        by_cut_anchor, _ = anchored(range(len(entries)), cut_key)  # an entry of no cut words is never tried cut
         keys, owners = fuzzy_keys(entries)
         self._fill(entries, [e.error_id for e in entries], raised, {
             "siblings": [group for group in siblings.values() if len(group) > 1], "anchor_key": anchor_key,
             "by_anchor": by_anchor, "unanchored": unanchored, "line_anchor_key": line_key,
-            "by_line_anchor": by_line_anchor, "unanchored_lines": unanchored_lines, "fuzzy_keys": keys,
+            "by_line_anchor": by_line_anchor, "unanchored_lines": unanchored_lines, "cut_key": cut_key,
+            "by_cut_anchor": by_cut_anchor, "fuzzy_keys": keys,
             "fuzzy_owners": owners, "common_words": sorted(common_words(keys)),
         })
 
@@ -347,6 +400,8 @@ class LookupIndex:
         self.line_anchor_key = prepared["line_anchor_key"]
         self._by_line_anchor = prepared["by_line_anchor"]
         self._unanchored_lines = prepared["unanchored_lines"]
+        self.cut_key = prepared["cut_key"]
+        self._by_cut_anchor = prepared["by_cut_anchor"]
         self.fuzzy_keys, self.fuzzy_owners = prepared["fuzzy_keys"], prepared["fuzzy_owners"]
         self.common_words = frozenset(prepared["common_words"])
         self._postings: dict[str, list[int]] = {}
@@ -360,7 +415,8 @@ class LookupIndex:
         return {"siblings": [list(group) for group in groups], "anchor_key": self.anchor_key,
                 "by_anchor": self._by_anchor, "unanchored": self._unanchored,
                 "line_anchor_key": self.line_anchor_key, "by_line_anchor": self._by_line_anchor,
-                "unanchored_lines": self._unanchored_lines, "fuzzy_keys": self.fuzzy_keys,
+                "unanchored_lines": self._unanchored_lines, "cut_key": self.cut_key,
+                "by_cut_anchor": self._by_cut_anchor, "fuzzy_keys": self.fuzzy_keys,
                 "fuzzy_owners": self.fuzzy_owners, "common_words": sorted(self.common_words)}
 
     @classmethod
@@ -412,6 +468,16 @@ class LookupIndex:
                 head = entry.head
                 if index not in found and head.anchor_words <= words and head.regex.fullmatch(text):
                     found[index] = (FIRST_LINE_CEILING * template_score(head, line), entry.head_how)
+        # A message cut short: the beginning of a template's messages.
+        for message in dict.fromkeys(without_cut_mark(m) for m in (query.message, without_status(query.message))):
+            text = folded(message)
+            words = frozenset(text.split())
+            for index in _candidates(self._by_cut_anchor, [], words):
+                entry = self.entries[index]
+                if index not in found and entry.cut_words <= words and (fit := cut_fit(entry, text)):
+                    literal, within_word = fit
+                    found[index] = ((1.0 if within_word else FIRST_LINE_CEILING) * literal_score(literal, message),
+                                    "cut")
         # XLA's own words are no Python raise: only a close wording may stand for them. The interpreter's are no raise
         # of jax either, and they are short and alike: none that a template does not fit stands for them.
         if looks_raised_by_python(query):
@@ -419,7 +485,7 @@ class LookupIndex:
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
         # The message, then its first line (a long message's later lines may be another jax's, or a proposal's:
         # #5853 quotes a wording of `__index__`'s error that went on otherwise), scaled down as the head pass
-        # scales a head's fit. A card keeps the better of its two fuzzy scores.
+        # scales a head's fit. A card keeps the better of its two fuzzy scores, and of a fuzzy score and a cut one.
         # Keyed by the text compared, so that a message of one line is compared once.
         message = without_status(query.message)
         ceilings = {normalize(message): FUZZY_CEILING}
@@ -427,7 +493,8 @@ class LookupIndex:
         for key, ceiling in ceilings.items():
             for index, ratio in self._fuzzy(key, limit * FUZZY_CANDIDATES):
                 score = ceiling * ratio / 100
-                if score >= floor and (index not in found or found[index][1] == "fuzzy" and found[index][0] < score):
+                kept = found.get(index)
+                if score >= floor and (kept is None or kept[1] in ("cut", "fuzzy") and kept[0] < score):
                     found[index] = (score, "fuzzy")
         return self._results(found, query, limit)
 
@@ -504,9 +571,66 @@ def template_score(entry: Entry, message: str) -> float:
     A short template says as much as a long one when it spells out most of the message (`unbound
     axis name: i`); one that leaves nearly all of it to placeholders (`{a} != {b}`) says little.
     """
-    coverage = min(1.0, entry.literal_length / max(1, len(message.replace(" ", ""))))
-    strength = max(coverage, min(1.0, entry.literal_length / STRONG_LITERAL))
+    return literal_score(entry.literal_length, message)
+
+
+def literal_score(literal_length: int, message: str) -> float:
+    """How much a match spelling out `literal_length` characters of `message` as literal text says
+    (`template_score`)."""
+    coverage = min(1.0, literal_length / max(1, len(message.replace(" ", ""))))
+    strength = max(coverage, min(1.0, literal_length / STRONG_LITERAL))
     return WEAK_TEMPLATE_BASE + (TEMPLATE_BASE - WEAK_TEMPLATE_BASE) * strength + COVERAGE_WEIGHT * coverage
+
+
+def without_cut_mark(message: str) -> str:
+    """A message without the ellipsis (one of CUT_MARKS) that ends it, when one does: the mark of text cut short."""
+    stripped = message.strip()
+    for mark in CUT_MARKS:
+        if stripped.endswith(mark):
+            return stripped[:-len(mark)].strip()
+    return message
+
+
+def cut_fit(entry: Entry, text: str) -> tuple[int, bool] | None:
+    """How a message cut short (`text`, folded) fits the template: as the beginning of one of its messages, holding
+    CUT_MIN_WORDS words of its literal text or more, and not all of it. The length of the literal text it holds, and
+    whether it ends partway through one of the template's words (`... the de-optimized funct`: no full message of
+    the template ends so); None when it fits no such way.
+
+    The message may end in literal text, at a word its last word begins, or in a placeholder's value (or a
+    part some messages lack). It fits when, completed by the rest of the template's held text (`Entry.held`,
+    placeholders and such parts empty), the template matches it: the longest such beginning counts.
+
+    What a fit needs is checked first, as plain text: the message begins with the template's leading literal text
+    (or is a beginning of it); it ends with the literal text between the point where it ends and the placeholder
+    before; it holds the literal text before the placeholder it ends in.
+    """
+    held, least = entry.held, entry.cut_from
+    lead = held.partition(HOLE_MARK)[0].rstrip()
+    if not (text.startswith(lead) or lead.startswith(text)):
+        return None
+    tail = text.rpartition(" ")[2]
+    within_text = set()
+    start = held.find(tail, max(0, least - len(tail))) if tail else -1
+    while start >= 0:
+        if start == 0 or held[start - 1] == " ":
+            within_text.add(start + len(tail))
+        start = held.find(tail, start + 1)
+    after_holes = {i + 1 for i in entry.holes if i >= least}
+    for point in sorted(within_text | after_holes, reverse=True):
+        rest = held[point:]
+        if rest.startswith(HOLE_MARK):  # completed as the point after that mark is, tried before
+            continue
+        if point in within_text:
+            before = held[held.rfind(HOLE_MARK, 0, point) + 1:point].lstrip()
+            if not text.endswith(before):
+                continue
+        elif held[held.rfind(HOLE_MARK, 0, point - 1) + 1:point - 1].strip() not in text:
+            continue
+        if point >= least and rest and entry.regex.fullmatch(text + rest.replace(HOLE_MARK, "")):
+            within_word = point in within_text and spells_words(tail[-1]) and spells_words(rest[0])
+            return len(held[:point].replace(HOLE_MARK, "").replace(" ", "")), within_word
+    return None
 
 
 def shared_start(lead: str, text: str) -> int:
@@ -731,13 +855,14 @@ def first_line_of(message: str) -> str:
     return lines[0].strip() if lines else ""
 
 
-def anchor_keys(entries: list[Entry]) -> list[str | None]:
-    """Each entry's rarest anchor word (fewest entries need it; then the first in order), None without any."""
+def anchor_keys(word_sets: list[frozenset[str]]) -> list[str | None]:
+    """Each entry's rarest word of those it needs (`word_sets`, by entry: fewest entries need it; then the first in
+    order), None without any."""
     frequency: dict[str, int] = {}
-    for entry in entries:
-        for word in entry.anchor_words:
+    for words in word_sets:
+        for word in words:
             frequency[word] = frequency.get(word, 0) + 1
-    return [min(e.anchor_words, key=lambda w: (frequency[w], w)) if e.anchor_words else None for e in entries]
+    return [min(words, key=lambda w: (frequency[w], w)) if words else None for words in word_sets]
 
 
 def fuzzy_keys(entries: list[Entry]) -> tuple[list[str], list[list[int]]]:

@@ -28,8 +28,9 @@ from jax_errors.lookup.index import LookupIndex
 # regex, also where no placeholder is in it; 10: templates' first lines, by their own anchor words; 11: the line a
 # wrapping class appends, left out of fuzzy keys and literal lengths; 12: a class's name read as a dotted name;
 # 13: checks handed over to a twin, templates' first sentences; 14: the first lines of one of several messages;
-# 15: checks re-classed at once; 16: the words each raise passes beyond its template, `Entry.said`).
-FORMAT = 16
+# 15: checks re-classed at once; 16: the words each raise passes beyond its template, `Entry.said`; 17: cut keys, for
+# messages cut short).
+FORMAT = 17
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 

@@ -8,9 +8,12 @@
 
   function pyText(space) {
     var edges = new RegExp("^" + space + "+|" + space + "+$", "gu");
+    var start = new RegExp("^" + space + "+", "u"), end = new RegExp(space + "+$", "u");
     var runs = new RegExp(space + "+", "u");
     return {
       strip: function (s) { return s.replace(edges, ""); },
+      lstrip: function (s) { return s.replace(start, ""); },
+      rstrip: function (s) { return s.replace(end, ""); },
       split: function (s) { return s.split(runs).filter(function (w) { return w !== ""; }); },
     };
   }
@@ -32,6 +35,9 @@
   }
 
   var SURROGATE = /[\ud800-\udfff]/;
+  // spells_words' letter or digit (Python's \w but the underscore).
+  var WORD_CHARACTER = /[\p{L}\p{N}]/u;
+  var WORD_CHARACTER_AT_END = /[\p{L}\p{N}]$/u, WORD_CHARACTER_AT_START = /^[\p{L}\p{N}]/u;
 
   function codePoints(s) {
     var points = [];
@@ -192,6 +198,8 @@
     var pythonWords = new RegExp(syntax.python_words, "u");
     var pythonClasses = new Set(syntax.python_classes);
     var text = pyText(syntax.space);
+    var HOLE_MARK = syntax.hole_mark;
+    var adjacentPlaceholders = new RegExp(syntax.adjacent_placeholders, "gu");
     // api/lookup.json's entries are columns, coded ones indexes into record.values; an entry's object is made
     // when lookup reaches it (a candidate, a result, a site), not for every entry at load.
     var columns = record.entries, count = record.count;
@@ -205,8 +213,10 @@
     function entryAt(index) {
       if (made[index]) return made[index];
       var id = columns.id[index];
+      var title = columns.title[index];
       return made[index] = {
-        id: id, class: decoded("class", index), title: columns.title[index], path: decoded("path", index),
+        id: id, class: decoded("class", index), path: decoded("path", index),
+        title: title === null ? heldTitle(cuts.held[cutRows.get(index)]) : title,
         line: columns.line[index], regex: columns.regex[index], literal_length: columns.literal_length[index],
         anchors: columns.anchors[index], anchor_key: columns.anchor_key[index], raised: columns.raised[index],
         live_id: columns.live_id[index], until: decoded("until", index), lead: columns.lead[index],
@@ -253,6 +263,23 @@
       else (byLineAnchor.get(key) || byLineAnchor.set(key, []).get(key)).push(row);
     });
     var lineRegexes = new Array(firstLines.entry.length), lineAnchors = new Array(firstLines.entry.length);
+    // lookup.py's cut pass: the held text of templates a message cut short may begin (Entry.held), as columns over
+    // those entries.
+    var cuts = record.cuts || {entry: [], held: [], key: []};
+    var byCutAnchor = new Map();
+    cuts.entry.forEach(function (entry, row) {
+      var key = cuts.key[row];
+      (byCutAnchor.get(key) || byCutAnchor.set(key, []).get(key)).push(row);
+    });
+    var cutShapes = new Array(cuts.entry.length), cutRows = new Map();
+    cuts.entry.forEach(function (entry, row) { cutRows.set(entry, row); });
+
+    // template.py's held_title: the title of an entry the file sends none for, made from its held text.
+    function heldTitle(held) {
+      var title = held.replace(adjacentPlaceholders, HOLE_MARK), points = Array.from(title);
+      if (points.length <= syntax.title_length) return title;
+      return text.rstrip(points.slice(0, syntax.title_length - 1).join("")) + "\u2026";
+    }
 
     function normalize(s) {
       return text.split(s.replace(values, " ")).join(" ").toLowerCase();
@@ -352,6 +379,69 @@
         scoring.coverage_weight * coverage;
     }
 
+    // lookup.py's without_cut_mark: the message without the ellipsis that ends it, when one does.
+    function withoutCutMark(message) {
+      var stripped = text.strip(message);
+      for (var i = 0; i < scoring.cut_marks.length; i++) {
+        var mark = scoring.cut_marks[i];
+        if (stripped.endsWith(mark)) return text.strip(stripped.slice(0, stripped.length - mark.length));
+      }
+      return message;
+    }
+
+    // lookup.py's Entry.holes, Entry.cut_from and Entry.cut_words, of a row of cuts.
+    function cutShape(row) {
+      if (cutShapes[row]) return cutShapes[row];
+      var held = cuts.held[row], holes = [], words = [], word;
+      for (var i = 0; i < held.length; i++) if (held[i] === HOLE_MARK) holes.push(i);
+      var heldWord = new RegExp("[^ " + HOLE_MARK + "]+", "gu");
+      while ((word = heldWord.exec(held)) !== null) {
+        if (WORD_CHARACTER.test(word[0])) words.push(word);
+      }
+      var least = words[scoring.cut_min_words - 1];
+      var alone = words.slice(0, scoring.cut_min_words - 1).filter(function (w) {
+        var end = w.index + w[0].length;
+        return (w.index === 0 || held[w.index - 1] === " ") && (end === held.length || held[end] === " ");
+      }).map(function (w) { return w[0]; });
+      return cutShapes[row] = {holes: holes, least: least.index + least[0].search(WORD_CHARACTER) + 1, words: alone};
+    }
+
+    // lookup.py's cut_fit: the literal length a message cut short (`spaced`, folded) holds of the template's held
+    // text, and whether it ends within one of its words; null when it fits no beginning of its messages.
+    function cutFit(index, row, spaced) {
+      var held = cuts.held[row], shape = cutShape(row), least = shape.least;
+      var lead = text.rstrip(held.split(HOLE_MARK, 1)[0]);
+      if (!(spaced.startsWith(lead) || lead.startsWith(spaced))) return null;
+      var tail = spaced.slice(spaced.lastIndexOf(" ") + 1);
+      var withinText = new Set(), points = new Set();
+      var start = tail ? held.indexOf(tail, Math.max(0, least - tail.length)) : -1;
+      while (start >= 0) {
+        if (start === 0 || held[start - 1] === " ") {
+          withinText.add(start + tail.length);
+          points.add(start + tail.length);
+        }
+        start = held.indexOf(tail, start + 1);
+      }
+      shape.holes.forEach(function (i) { if (i >= least) points.add(i + 1); });
+      var sorted = Array.from(points).sort(function (a, b) { return b - a; });
+      for (var k = 0; k < sorted.length; k++) {
+        var point = sorted[k], rest = held.slice(point);
+        if (rest.startsWith(HOLE_MARK)) continue;  // completed as the point after that mark is, tried before
+        if (withinText.has(point)) {
+          if (!spaced.endsWith(text.lstrip(held.slice(held.lastIndexOf(HOLE_MARK, point - 1) + 1, point)))) continue;
+        } else {
+          var before = point - 1 > 0 ? held.lastIndexOf(HOLE_MARK, point - 2) : -1;
+          if (!spaced.includes(text.strip(held.slice(before + 1, point - 1)))) continue;
+        }
+        if (point >= least && rest && regexOf(index).test(spaced + rest.split(HOLE_MARK).join(""))) {
+          var withinWord = withinText.has(point) && WORD_CHARACTER_AT_END.test(tail) &&
+            WORD_CHARACTER_AT_START.test(rest);
+          return [codePointLength(held.slice(0, point).split(HOLE_MARK).join("").replace(/ /g, "")), withinWord];
+        }
+      }
+      return null;
+    }
+
     // lookup.py's LookupIndex._fuzzy: entries by their best ratio over the shortlisted keys.
     function fuzzy(key, count) {
       var shared = new Map();
@@ -409,9 +499,27 @@
           }
         });
       });
+      // lookup.py's cut pass: a message cut short, the beginning of a template's messages.
+      var cutVariants = [];
+      [query.message, withoutStatus(query.message)].forEach(function (message) {
+        var cut = withoutCutMark(message);
+        if (cutVariants.indexOf(cut) < 0) cutVariants.push(cut);
+      });
+      cutVariants.forEach(function (message) {
+        var cutWords = new Set(text.split(message)), cutSpaced = text.split(message).join(" ");
+        // Rows of cuts are in entry order, as lookup.py's candidates are.
+        candidates(byCutAnchor, [], cutWords).forEach(function (row) {
+          var index = cuts.entry[row], fit;
+          if (found.has(index) || !hasAll(cutWords, cutShape(row).words)) return;
+          if (!(fit = cutFit(index, row, cutSpaced))) return;
+          var score = templateScore({literal_length: fit[0]}, message);
+          found.set(index, [(fit[1] ? 1.0 : scoring.first_line_ceiling) * score, "cut"]);
+        });
+      });
       if (looksRaisedByPython(query)) return results(found, query, limit);
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
-      // lookup.py's fuzzy pass: the message, then its first line scaled down; a card keeps its better fuzzy score.
+      // lookup.py's fuzzy pass: the message, then its first line scaled down; a card keeps its better fuzzy score,
+      // and the better of a fuzzy score and a cut one.
       // Keyed by the text compared, so that a message of one line is compared once.
       var message = withoutStatus(query.message);
       var key = normalize(message), lineKey = normalize(firstLineOf(message));
@@ -421,7 +529,8 @@
         var ceiling = pair[1];
         fuzzy(pair[0], limit * scoring.fuzzy_candidates).forEach(function (hit) {
           var score = ceiling * hit[1] / 100, held = found.get(hit[0]);
-          if (score >= floor && (held === undefined || (held[1] === "fuzzy" && held[0] < score))) {
+          var replaceable = held !== undefined && (held[1] === "fuzzy" || held[1] === "cut");
+          if (score >= floor && (held === undefined || (replaceable && held[0] < score))) {
             found.set(hit[0], [score, "fuzzy"]);
           }
         });
@@ -588,7 +697,8 @@
       score.title = confidence(m.score, record) + " confidence: " +
         (m.how === "template" ? "the message fits this template" :
          m.how === "first-line" ? "its first line fits this template's" :
-         m.how === "first-sentence" ? "it fits this template's first sentence" : "a similar wording");
+         m.how === "first-sentence" ? "it fits this template's first sentence" :
+         m.how === "cut" ? "cut short, it fits the start of this template" : "a similar wording");
       var meta = document.createElement("span");
       meta.className = "lookup-meta";
       var notes = [m.entry.class + " · " + m.entry.path + ":" + m.entry.line];
