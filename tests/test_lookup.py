@@ -400,6 +400,34 @@ def test_a_message_cut_short_fits_the_beginning_of_its_template():
     assert index.lookup(Query(message.replace("was given", "was handed"), "IndivisibleError")) == []
 
 
+def test_a_message_cut_short_fits_at_its_latest_point_and_only_past_the_fourth_words_first_letter():
+    """Of the points where a message cut short may end, the latest that fits counts: `... six X seven ei` ends
+    within `eight`, after the placeholder's value, not in it. A message fits only through the first letter of the
+    template's CUT_MIN_WORDS-th word, and only when it begins with the template's leading text and ends with the
+    words before its point."""
+    from jax_errors.lookup.index import CUT_MIN_WORDS, Entry, LookupIndex, cut_fit, literal_score
+    from jax_errors.template import Part, Template, folded
+
+    entry = Entry("numbers", "ValueError", Template((
+        Part("lit", "one two three four five six "), Part("expr", "x"), Part("lit", " seven eight nine ten"))),
+        "jax/_src/numbers.py", 1, "jax-v0.12.1", live_id="numbers")
+    index = LookupIndex([entry])
+    message = "one two three four five six X seven ei"
+    [found] = index.lookup(Query(message, "ValueError"))
+    literal = len("onetwothreefourfivesixsevenei")
+    assert (found.how, found.score) == ("cut", round(literal_score(literal, message), 4))  # within `eight`: unscaled
+    assert cut_fit(entry, folded(message)) == (literal, True)
+    # Ending in the placeholder's value: the point after it, scaled as a head.
+    assert cut_fit(entry, "one two three four five six X seven and more") == (len("onetwothreefourfivesix"), False)
+    assert CUT_MIN_WORDS == 4 and entry.cut_words == {"one", "two", "three"}
+    assert cut_fit(entry, "one two three f") == (len("onetwothreef"), True)
+    assert cut_fit(entry, "one two three") is None  # no letter of the 4th word
+    assert [m.how for m in index.lookup(Query("one two three", "ValueError"))] != ["cut"]
+    assert cut_fit(entry, "zero one two three four fi") is None  # it does not begin so
+    assert cut_fit(entry, "one two three four fiv") == (len("onetwothreefourfiv"), True)
+    assert cut_fit(entry, "one two three four fig") is None  # `fig` begins no word there
+
+
 def test_a_jax_error_class_s_whole_message_fits_its_template_with_or_without_its_docs_line(index):
     """`_JAXErrorMixin` ends every message with a line naming the class's documentation: the card's template
     holds it, so the whole message fits the template; pasted without that line, the message fits it too."""

@@ -75,9 +75,10 @@ FUZZY_FLOOR = 0.5
 FIRST_LINE_CEILING = FUZZY_CEILING
 # The fewest words a template's head (first line or sentence) must hold to be matched alone.
 FIRST_LINE_MIN_WORDS = 4
-# A message cut short fits a template whose messages begin with it (`cut_fit`) when it holds this many words of its
-# literal text or more; an entry is tried when the rarest of its first CUT_MIN_WORDS - 1 such words (its `cut_words`)
-# is in the message. An ellipsis at its end (`CUT_MARKS`: GitHub cuts an issue's long title so) is no part of it.
+# A message cut short fits a template whose messages begin with it (`cut_fit`) when it holds its literal text through
+# the first letter of this many words or more; an entry is tried when the message holds the words standing alone among
+# its first CUT_MIN_WORDS - 1 (its `cut_words`; found by their rarest). An ellipsis at its end (`CUT_MARKS`: GitHub cuts
+# an issue's long title so) is no part of it.
 CUT_MIN_WORDS = FIRST_LINE_MIN_WORDS
 CUT_MARKS = ("…", "...")
 # A word of a template's held text (`Entry.held`): a run of characters other than a space or a placeholder.
@@ -597,9 +598,11 @@ def cut_fit(entry: Entry, text: str) -> tuple[int, bool] | None:
     whether it ends partway through one of the template's words (`... the de-optimized funct`: no full message of
     the template ends so); None when it fits no such way.
 
-    The message may end in literal text, at a word its last word begins, or in a placeholder's value (or a
-    part some messages lack). It fits when, completed by the rest of the template's held text (`Entry.held`,
-    placeholders and such parts empty), the template matches it: the longest such beginning counts.
+    The message may end in literal text, at a word its last word begins, or in a placeholder's value. It fits
+    when, completed by the rest of the template's held text (`Entry.held`, placeholders and parts some messages
+    lack left empty), the template matches it: the longest such beginning counts. So a message ending inside a
+    part some messages lack (optional, repeated, or one of several) fits no point, and one ending in a value glued
+    to the word after it (`{i}th`) is not taken to end within a word.
 
     What a fit needs is checked first, as plain text: the message begins with the template's leading literal text
     (or is a beginning of it); it ends with the literal text between the point where it ends and the placeholder

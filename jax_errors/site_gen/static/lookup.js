@@ -399,6 +399,8 @@
         if (WORD_CHARACTER.test(word[0])) words.push(word);
       }
       var least = words[scoring.cut_min_words - 1];
+      // A browser whose Unicode reads fewer letters than the Python that wrote the file tries no cut here.
+      if (least === undefined) return cutShapes[row] = {holes: [], least: Infinity, words: []};
       var alone = words.slice(0, scoring.cut_min_words - 1).filter(function (w) {
         var end = w.index + w[0].length;
         return (w.index === 0 || held[w.index - 1] === " ") && (end === held.length || held[end] === " ");
