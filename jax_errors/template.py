@@ -24,7 +24,7 @@ ONE_OF = "one of {}"  # the text of the marker opening one of several alternativ
 ONE_OF_NONE = " or none"  # added to it when a further alternative is no text
 SHARED_LEAD_MIN_WORDS = 2  # the fewest leading words alternatives must share to title a template
 ADJACENT_PLACEHOLDERS = re.compile(r"…(?:[^\w\s…]*…)+")
-_WORD = re.compile(r"[^\W_]")  # a letter or a digit
+WORD_CHARACTER = re.compile(r"[^\W_]")  # a letter or a digit
 
 
 class Part(NamedTuple):
@@ -155,7 +155,7 @@ EMPTY = Template(())
 
 def spells_words(text: str) -> bool:
     """Whether literal text (or a skeleton, its placeholders `{}`) holds a word: a letter or a digit."""
-    return _WORD.search(text) is not None
+    return WORD_CHARACTER.search(text) is not None
 
 
 def literal(text: str) -> Template:
@@ -292,7 +292,7 @@ def first_sentence(template: Template) -> Template | None:
             if not part.text[end.end():].strip() and index == len(template.parts) - 1:
                 return None  # the last sentence
             head = template.parts[:index] + ((Part("lit", part.text[:end.start()]),) if end.start() else ())
-            if any(_WORD.search(p.text) for p in head if p.kind == "lit"):  # `{x}. More`: no sentence yet
+            if any(WORD_CHARACTER.search(p.text) for p in head if p.kind == "lit"):  # `{x}. More`: no sentence yet
                 mark = optional(Template((Part("lit", end.group()),))).parts
                 return Template(head + mark, template.forms)
     return None

@@ -42,6 +42,7 @@ from jax_errors.lookup.said import said_words, worded_site
 from jax_errors.template import (
     HOLE_MARK,
     TEMPLATE_FLAGS,
+    WORD_CHARACTER,
     Template,
     accepts_any_text,
     first_line,
@@ -83,7 +84,6 @@ CUT_MIN_WORDS = FIRST_LINE_MIN_WORDS
 CUT_MARKS = ("…", "...")
 # A word of a template's held text (`Entry.held`): a run of characters other than a space or a placeholder.
 HELD_WORD = re.compile(f"[^ {HOLE_MARK}]+")
-WORD_CHARACTER = re.compile(r"[^\W_]")
 # ... and for a message bearing XLA's marks (see `origin`).
 XLA_FUZZY_FLOOR = 0.8
 PATH_BONUS = 0.05

@@ -266,13 +266,12 @@
     // lookup.py's cut pass: the held text of templates a message cut short may begin (Entry.held), as columns over
     // those entries.
     var cuts = record.cuts || {entry: [], held: [], key: []};
-    var byCutAnchor = new Map();
+    var byCutAnchor = new Map(), cutRows = new Map(), cutShapes = new Array(cuts.entry.length);
     cuts.entry.forEach(function (entry, row) {
       var key = cuts.key[row];
       (byCutAnchor.get(key) || byCutAnchor.set(key, []).get(key)).push(row);
+      cutRows.set(entry, row);
     });
-    var cutShapes = new Array(cuts.entry.length), cutRows = new Map();
-    cuts.entry.forEach(function (entry, row) { cutRows.set(entry, row); });
 
     // template.py's held_title: the title of an entry the file sends none for, made from its held text.
     function heldTitle(held) {
