@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 CACHE_ENV = "JAX_ERRORS_CACHE"
@@ -18,6 +17,8 @@ def cache_folder(name: str) -> Path:
 def keep(target: Path, data: bytes) -> None:
     """Write `data` to `target` atomically: a reader sees the old file or the new one. A folder that
     cannot be written keeps nothing (what is kept is made again next time)."""
+    import tempfile  # imported here: `jax-errors lookup` reads what is kept far more often than it writes it
+
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         file = tempfile.NamedTemporaryFile(dir=target.parent, prefix=f".{target.name}-", delete=False)

@@ -271,6 +271,48 @@ def template_pattern(template: Template) -> str:
     return r"\s*(?:" + "|".join(bodies) + r")\s*"
 
 
+class LiteralRun(NamedTuple):
+    """What one sequence of a template's regex (`template_pattern`) spells as literal text, as plain text: its words
+    in order, and whether a message it matches (folded) begins with the first and ends with the last."""
+
+    words: tuple[str, ...]
+    starts: bool
+    ends: bool
+
+    def held_by(self, text: str) -> bool:
+        """Whether the folded `text` holds the words so: what any text the sequence matches does."""
+        if self.words and (self.starts and not text.startswith(self.words[0])
+                           or self.ends and not text.endswith(self.words[-1])):
+            return False
+        position = 0
+        for word in self.words:
+            position = text.find(word, position)
+            if position < 0:
+                return False
+            position += len(word)
+        return True
+
+
+def literal_runs(template: Template) -> tuple[LiteralRun, ...]:
+    """The literal words of each sequence of the template's regex (`_variants`, as `template_pattern` makes it):
+    a text that no run is held by (`LiteralRun.held_by`) the regex does not match, checked without compiling it.
+
+    A sequence's words are those of its literal parts, in order; runs that stay in their stretch (optional or
+    repeated, without a placeholder) and placeholders spell none. It begins (ends) with its first (last) word
+    when a literal part holding words is its first (last) item, blank ones aside.
+    """
+    runs = []
+    for variant in _variants(_nested(template.parts)):
+        spelled = [item for item in variant if not (isinstance(item, Part) and item.kind == "lit"
+                                                    and not item.text.strip())]
+        words = tuple(word for item in spelled if isinstance(item, Part) and item.kind == "lit"
+                      for word in item.text.split())
+        starts = bool(spelled) and isinstance(spelled[0], Part) and spelled[0].kind == "lit"
+        ends = bool(spelled) and isinstance(spelled[-1], Part) and spelled[-1].kind == "lit"
+        runs.append(LiteralRun(words, starts, ends))
+    return tuple(dict.fromkeys(runs))
+
+
 def required_words(template: Template) -> frozenset[str]:
     """Words of the template's literal text that any message it produces must contain: not those of optional and
     repeated parts (a message may lack them), those every choice of several holds, and not a word glued to a

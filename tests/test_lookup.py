@@ -531,3 +531,22 @@ def test_of_cards_scoring_the_same_one_whose_current_words_fit_comes_first_and_a
     whole = FUZZY_CEILING * fuzzy_ratio(normalize(message), carry.fuzzy_key) / 100
     assert found.how == "fuzzy" and found.score == round(whole, 4)
     assert whole > FUZZY_CEILING * FUZZY_CEILING * fuzzy_ratio(normalize(line), carry.fuzzy_key) / 100 > 0
+
+
+def test_a_stored_index_answers_as_the_index_does_and_a_lookup_reads_few_of_its_entries(index):
+    """The CLI reads the index pickled beside its database (`lookup.stored`): each entry's row is unpickled only when
+    a lookup needs it, and a message's regexes compiled only for templates whose literal words it holds in order."""
+    import pickle
+
+    query = Query("pmap requires at least one argument with a mapped axis.", "ValueError")
+    stored = pickle.loads(pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+    assert len(stored.entries) == len(index.entries) and not stored.entries._made
+    [(best_path, best_how), *_] = [(m.entry.path, m.how) for m in stored.lookup(query)]
+    made = stored.entries._made.values()
+    assert (best_path, best_how) == ("jax/_src/pmap.py", "template") and 0 < len(made) < len(index.entries) / 50
+    assert sum("regex" in entry.__dict__ for entry in made) < len(made) / 5  # the rest told apart by their words
+    for case in issue_messages():
+        query = Query(case["message"], case["exception"].rpartition(".")[2])
+        assert [(m.entry.error_id, m.score, m.how, [s.error_id for s in m.sites]) for m in stored.lookup(query)] == \
+               [(m.entry.error_id, m.score, m.how, [s.error_id for s in m.sites]) for m in index.lookup(query)]
+    assert stored.entries[:3] == index.entries[:3]

@@ -259,3 +259,42 @@ def test_a_class_s_name_in_a_message_reads_only_a_dotted_name():
     assert function.fullmatch("invalid value in jit(convert_element_type)")
     beside = template_regex(build_template(ast.parse('f"got {type(x).__name__}{rest} here"', mode="eval").body))
     assert beside.fullmatch("got int and more here")
+
+
+def test_a_text_lacking_each_sequences_literal_words_in_order_is_one_the_regex_rejects():
+    """Lookup tells texts apart by `literal_runs` before compiling a template's regex. No text the regex matches
+    may fail that check: the words of one of its sequences, in order, from its start and to its end when literal
+    text begins and ends it. Texts lacking a word, holding them out of order, or not framed so fail it."""
+    import random
+
+    from jax_errors.template import folded, literal_runs
+
+    cases = {
+        'f"got {x} of {y}"': (["got 3 of 4", "got of", "got (3, of) of of"], ["of 3 got 4", "a got 3 of 4", "got 3"]),
+        'f"{x} is bad"': (["3 is bad", "is bad", "isis bad"], ["3 is bad.", "bad is 3", "3 is"]),
+        '"bad input: " + ("the shapes differ" if x else "the dtypes differ") + "; fix it"':
+            (["bad input: the dtypes differ; fix it", "bad input: the shapes differ; fix it"],
+             ["bad input: the ranks differ; fix it", "bad input: fix it"]),
+        'f"the shapes {a} differ" if x else (f"the dtypes {b} differ" if y else "the ranks differ")':
+            (["the shapes (3,) differ", "the ranks differ"], ["the ranks", "shapes (3,) differ"]),
+        '"bad input" + (": the shapes differ" if x else "" if y else ": the dtypes differ")':
+            (["bad input", "bad input: the dtypes differ"], ["bad", "input: the dtypes differ"]),
+        'f"{v}" + ("aa" if c else ("cc cc cc " if d else "")) + f" {w} aa cc bb "':
+            (["aa cc bb", "x aa y aa cc bb"], ["aa bb cc"]),
+        'f"{self.__class__.__name__} has no attribute {name}"': (["Foo has no attribute x"], ["Foo has an attribute"]),
+        'textwrap.dedent("""  indented  """)': (["indented"], ["dented", "indented twice"]),
+        'msg': (["anything at all", ""], []),
+    }
+    random.seed(0)
+    for source, (held, lacking) in cases.items():
+        runs, regex = literal_runs(template(source)), template_regex(template(source))
+        for text in held:
+            assert regex.fullmatch(text) and any(run.held_by(text) for run in runs), (source, text)
+        for text in lacking:
+            assert not regex.fullmatch(text) and not any(run.held_by(text) for run in runs), (source, text)
+        words = [word for text in held + lacking for word in text.split()] + ["(3,)", "x"]
+        for _ in range(3000):
+            text = folded(" ".join(random.choices(words, k=random.randint(0, 9))))
+            assert not regex.fullmatch(text) or any(run.held_by(text) for run in runs), (source, text)
+    assert literal_runs(_optional_runs(2)) == tuple(dict.fromkeys(literal_runs(_optional_runs(2))))
+    assert len(literal_runs(_optional_runs(2))) == 4  # each run present or not

@@ -28,6 +28,7 @@ import dataclasses
 import difflib
 import json
 import os
+import pickle
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -43,11 +44,13 @@ from jax_errors.template import (
     HOLE_MARK,
     TEMPLATE_FLAGS,
     WORD_CHARACTER,
+    LiteralRun,
     Template,
     accepts_any_text,
     first_line,
     first_sentence,
     folded,
+    literal_runs,
     required_words,
     spells_words,
     template_pattern,
@@ -183,6 +186,16 @@ class Entry:
     @cached_property
     def regex(self) -> re.Pattern[str]:
         return re.compile(self.pattern, TEMPLATE_FLAGS)
+
+    def matches(self, text: str) -> bool:
+        """Whether the template's regex matches the folded `text` whole. A text lacking the literal words of each
+        of the regex's sequences (`literal_runs`) is told apart first without compiling it: a process that looks
+        up one message (`jax-errors lookup`, an excepthook) compiles the regex of few of its candidates."""
+        return any(run.held_by(text) for run in self.literal_runs) and self.regex.fullmatch(text) is not None
+
+    @cached_property
+    def literal_runs(self) -> tuple[LiteralRun, ...]:
+        return literal_runs(self.template)
 
     @cached_property
     def pattern(self) -> str:
@@ -430,11 +443,14 @@ class LookupIndex:
         return index
 
     def __getstate__(self) -> dict:
-        """What a stored index keeps: entries as plain rows, made into entries again only when a lookup needs them."""
-        return {**self.__dict__, "entries": [entry.row() for entry in self.entries]}
+        """What a stored index keeps: each entry's row (`Entry.row`) pickled on its own, unpickled and made an entry
+        again only when a lookup needs it. A process that reads the index for one lookup reads a few dozen of its
+        thousands of entries; unpickling every row with the index took most of its reading."""
+        return {**self.__dict__,
+                "entries": [pickle.dumps(entry.row(), pickle.HIGHEST_PROTOCOL) for entry in self.entries]}
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, entries=_LazyEntries(state["entries"], Entry.from_row))
+        self.__dict__.update(state, entries=_LazyEntries(state["entries"], _entry_from_pickled_row))
 
     def entry(self, error_id: str) -> Entry | None:
         position = self._position.get(error_id)
@@ -457,7 +473,7 @@ class LookupIndex:
             text = folded(message)
             for index in _candidates(self._by_anchor, self._unanchored, words):
                 entry = self.entries[index]
-                if index not in found and entry.anchor_words <= words and entry.regex.fullmatch(text):
+                if index not in found and entry.anchor_words <= words and entry.matches(text):
                     found[index] = (template_score(entry, message), "template")
         # A template's head (`Entry.head`) is tried on the message's first line, then on the whole message.
         for line in dict.fromkeys(text for message in (query.message, without_status(query.message))
@@ -467,7 +483,7 @@ class LookupIndex:
             for index in _candidates(self._by_line_anchor, self._unanchored_lines, words):
                 entry = self.entries[index]
                 head = entry.head
-                if index not in found and head.anchor_words <= words and head.regex.fullmatch(text):
+                if index not in found and head.anchor_words <= words and head.matches(text):
                     found[index] = (FIRST_LINE_CEILING * template_score(head, line), entry.head_how)
         # A message cut short: the beginning of a template's messages.
         for message in dict.fromkeys(without_cut_mark(m) for m in (query.message, without_status(query.message))):
@@ -630,7 +646,7 @@ def cut_fit(entry: Entry, text: str) -> tuple[int, bool] | None:
                 continue
         elif held[held.rfind(HOLE_MARK, 0, point - 1) + 1:point - 1].strip() not in text:
             continue
-        if point >= least and rest and entry.regex.fullmatch(text + rest.replace(HOLE_MARK, "")):
+        if point >= least and rest and entry.matches(text + rest.replace(HOLE_MARK, "")):
             within_word = point in within_text and spells_words(tail[-1]) and spells_words(rest[0])
             return len(held[:point].replace(HOLE_MARK, "").replace(" ", "")), within_word
     return None
@@ -663,6 +679,10 @@ def first_sentences(key: str, other: str) -> bool:
     space."""
     return (key[-1:] in SENTENCE_ENDS and other.startswith(key + " ")
             and len(key.split(" ")) >= SENTENCES_MIN_WORDS)
+
+
+def _entry_from_pickled_row(row: bytes) -> Entry:
+    return Entry.from_row(pickle.loads(row))
 
 
 class _LazyEntries(Sequence[Entry]):
