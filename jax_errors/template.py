@@ -280,9 +280,10 @@ class LiteralRun(NamedTuple):
     ends: bool
 
     def held_by(self, text: str) -> bool:
-        """Whether the folded `text` holds the words so: what any text the sequence matches does."""
-        if self.words and (self.starts and not text.startswith(self.words[0])
-                           or self.ends and not text.endswith(self.words[-1])):
+        """Whether `text` (its whitespace folded, or at least runs of it no word) holds the words so: what any text
+        the sequence matches does. Whitespace at its ends is no matter, as the regex reads it."""
+        if self.words and (self.starts and not text.lstrip().startswith(self.words[0])
+                           or self.ends and not text.rstrip().endswith(self.words[-1])):
             return False
         position = 0
         for word in self.words:
@@ -587,15 +588,25 @@ def _linear(items: tuple[Part | _Group, ...], names: Iterator[str]) -> str:
 
 
 ANY_TEXT = ".*?"
-CLASS_NAME_TEXT = r"[\w.<>']*?"  # quoted too: `%r` and `{!r}` leave no `!r` in the placeholder's text
+CLASS_NAME_TEXT = r"[\w.<>']*?"  # quoted too: `%r` leaves no `!r` in the placeholder's text
+QUOTED_CLASS_NAME_TEXT = r"'[\w.<>]*?'"  # `{type(x).__name__!r}`: a name's repr, always in quotes
 # A placeholder whose value is a class's name: `type(x).__name__`, `x.__class__.__name__`, `type(x).__qualname__`.
 _CLASS_NAME = re.compile(r"(?:type\(.*\)|.*\.__class__)\.__(?:qual)?name__")
 
 
 def _hole_regex(item: Part | _Group) -> str:
-    """What a placeholder reads: a dotted name for a class's name, else any text."""
-    is_name = isinstance(item, Part) and item.kind == "expr" and _CLASS_NAME.fullmatch(item.text) is not None
-    return CLASS_NAME_TEXT if is_name else ANY_TEXT
+    """What a placeholder reads: a dotted name for a class's name, in quotes when converted by `!r`; else any text.
+
+    jax 0.4.24's `Config.__getattr__` worded `'{type(self).__name__!r} object has no attribute {name!r}`, whose
+    messages begin with two quotes (`''Config' object ...`): Python's own `'ArrayImpl' object has no attribute
+    'x'` is none of them.
+    """
+    if not (isinstance(item, Part) and item.kind == "expr"):
+        return ANY_TEXT
+    expression = item.text.removesuffix("!r")
+    if _CLASS_NAME.fullmatch(expression) is None:
+        return ANY_TEXT
+    return QUOTED_CLASS_NAME_TEXT if expression != item.text else CLASS_NAME_TEXT
 
 
 def _stretch_regex(item: Part | _Group) -> str:

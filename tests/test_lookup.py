@@ -550,3 +550,17 @@ def test_a_stored_index_answers_as_the_index_does_and_a_lookup_reads_few_of_its_
         assert [(m.entry.error_id, m.score, m.how, [s.error_id for s in m.sites]) for m in stored.lookup(query)] == \
                [(m.entry.error_id, m.score, m.how, [s.error_id for s in m.sites]) for m in index.lookup(query)]
     assert stored.entries[:3] == index.entries[:3]
+
+
+def test_a_class_alone_gets_no_card_though_templates_whose_words_are_all_optional_fit_it(index):
+    """`if message is None: message = f"{name}: Buffers ... cannot be referenced directly..."` makes every word of
+    the template optional, so its regex fits an empty message. The match spells none of those words: a bare
+    `ValueError:` got that card and three more alike at 0.9 to 1.0 before a match was credited with no more
+    literal text than the message holds (none: an empty message was scored as if all of it were the template's)."""
+    from jax_errors.lookup.index import MATCH_FLOOR, literal_score
+
+    optional_only = [e for e in index.entries if e.literal_length and e.matches("")]
+    assert len(optional_only) >= 4
+    for pasted in ("ValueError:", "AssertionError", "TypeError: "):
+        assert index.lookup(pasted) == []
+    assert literal_score(128, "") == literal_score(0, "x") < MATCH_FLOOR <= literal_score(1, "x")

@@ -267,7 +267,7 @@ def test_a_text_lacking_each_sequences_literal_words_in_order_is_one_the_regex_r
     text begins and ends it. Texts lacking a word, holding them out of order, or not framed so fail it."""
     import random
 
-    from jax_errors.template import folded, literal_runs
+    from jax_errors.template import Part, folded, literal_runs
 
     cases = {
         'f"got {x} of {y}"': (["got 3 of 4", "got of", "got (3, of) of of"], ["of 3 got 4", "a got 3 of 4", "got 3"]),
@@ -296,5 +296,26 @@ def test_a_text_lacking_each_sequences_literal_words_in_order_is_one_the_regex_r
         for _ in range(3000):
             text = folded(" ".join(random.choices(words, k=random.randint(0, 9))))
             assert not regex.fullmatch(text) or any(run.held_by(text) for run in runs), (source, text)
+    # A repeated part at the end, left out: `cut_fit` completes a message with the held text, to `differences: `.
+    differences = Template((Part("expr", "a"), Part("lit", " must match "), Part("expr", "b"),
+                            Part("lit", ", but there are differences: "), Part("rep_begin", ""),
+                            Part("lit", "\n  * at "), Part("expr", "p"), Part("rep_end", "")))
+    runs, regex = literal_runs(differences), template_regex(differences)
+    for text in ("x must match y, but there are differences: ", "x must match y, but there are differences: * at 0"):
+        assert regex.fullmatch(text) and any(run.held_by(text) for run in runs), text
+    assert not any(run.held_by("x must match y, but there are no differences") for run in runs)
     assert literal_runs(_optional_runs(2)) == tuple(dict.fromkeys(literal_runs(_optional_runs(2))))
     assert len(literal_runs(_optional_runs(2))) == 4  # each run present or not
+
+
+def test_a_class_s_name_converted_by_repr_reads_a_quoted_name():
+    """`{type(x).__name__!r}` is a name's repr: quoted. jax 0.4.24's `Config.__getattr__` put one more quote before
+    it, so Python's own `'ArrayImpl' object has no attribute 'x'` is no message of it."""
+    config = template_regex(template('''f"'{type(self).__name__!r} object has no attribute {name!r}"'''))
+    assert config.fullmatch("''Config' object has no attribute 'x'")
+    assert not config.fullmatch("'ArrayImpl' object has no attribute 'x'")
+    operands = template_regex(template('f"unsupported operand type(s) for +: {type(a).__name__!r} and '
+                                       '{type(b).__name__!r}"'))
+    assert operands.fullmatch("unsupported operand type(s) for +: 'ArrayImpl' and 'jax._src.core.Foo'")
+    assert not operands.fullmatch("unsupported operand type(s) for +: ArrayImpl and int")
+    assert template_regex(template('"got %r" % type(x).__name__')).fullmatch("got 'int'")  # `%r` says no repr

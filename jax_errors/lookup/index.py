@@ -593,9 +593,12 @@ def template_score(entry: Entry, message: str) -> float:
 
 def literal_score(literal_length: int, message: str) -> float:
     """How much a match spelling out `literal_length` characters of `message` as literal text says
-    (`template_score`)."""
-    coverage = min(1.0, literal_length / max(1, len(message.replace(" ", ""))))
-    strength = max(coverage, min(1.0, literal_length / STRONG_LITERAL))
+    (`template_score`). A match spells no more than the message holds: a template whose words are all in parts
+    some messages lack fits an empty message (a class pasted alone), which holds none of them."""
+    letters = len(message.replace(" ", ""))
+    spelled = min(literal_length, letters)
+    coverage = spelled / max(1, letters)
+    strength = max(coverage, min(1.0, spelled / STRONG_LITERAL))
     return WEAK_TEMPLATE_BASE + (TEMPLATE_BASE - WEAK_TEMPLATE_BASE) * strength + COVERAGE_WEIGHT * coverage
 
 

@@ -371,9 +371,10 @@
     }
 
     function templateScore(entry, message) {
-      var letters = Math.max(1, codePointLength(message.replace(/ /g, "")));
-      var coverage = Math.min(1.0, entry.literal_length / letters);
-      var strength = Math.max(coverage, Math.min(1.0, entry.literal_length / scoring.strong_literal));
+      var letters = codePointLength(message.replace(/ /g, ""));
+      var spelled = Math.min(entry.literal_length, letters);
+      var coverage = spelled / Math.max(1, letters);
+      var strength = Math.max(coverage, Math.min(1.0, spelled / scoring.strong_literal));
       return scoring.weak_template_base + (scoring.template_base - scoring.weak_template_base) * strength +
         scoring.coverage_weight * coverage;
     }
