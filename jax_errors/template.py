@@ -576,8 +576,8 @@ def _linear(items: tuple[Part | _Group, ...], names: Iterator[str]) -> str:
         elif stretches[-1] or len(stretches) == 1:  # placeholders next to each other read as one
             stretches.append([])
             holes.append(_hole_regex(item))
-        elif holes[-1] != _hole_regex(item):
-            holes[-1] = ANY_TEXT
+        else:
+            holes[-1] = _merged_hole_regex(holes[-1], _hole_regex(item))
     if len(stretches) == 1:
         return "".join(stretches[0])
     middle = []
@@ -589,9 +589,18 @@ def _linear(items: tuple[Part | _Group, ...], names: Iterator[str]) -> str:
 
 ANY_TEXT = ".*?"
 CLASS_NAME_TEXT = r"[\w.<>']*?"  # quoted too: `%r` leaves no `!r` in the placeholder's text
-QUOTED_CLASS_NAME_TEXT = r"'[\w.<>]*?'"  # `{type(x).__name__!r}`: a name's repr, always in quotes
+# `{type(x).__name__!r}`: a name's repr, which opens with a quote. Its closing quote, or all of it, may be missing
+# from a message cut short: `cut_fit` completes one with the placeholders after its end left empty.
+QUOTED_CLASS_NAME_TEXT = r"(?:'[\w.<>]*?'?)??"
 # A placeholder whose value is a class's name: `type(x).__name__`, `x.__class__.__name__`, `type(x).__qualname__`.
 _CLASS_NAME = re.compile(r"(?:type\(.*\)|.*\.__class__)\.__(?:qual)?name__")
+
+
+def _merged_hole_regex(first: str, second: str) -> str:
+    """What two placeholders next to each other read as one: class names run together (`'A''B'`) read as a name
+    with quotes in it, anything else as any text."""
+    names = (CLASS_NAME_TEXT, QUOTED_CLASS_NAME_TEXT)
+    return CLASS_NAME_TEXT if first in names and second in names else ANY_TEXT
 
 
 def _hole_regex(item: Part | _Group) -> str:

@@ -284,6 +284,8 @@ def test_a_text_lacking_each_sequences_literal_words_in_order_is_one_the_regex_r
         'f"{self.__class__.__name__} has no attribute {name}"': (["Foo has no attribute x"], ["Foo has an attribute"]),
         'textwrap.dedent("""  indented  """)': (["indented"], ["dented", "indented twice"]),
         'msg': (["anything at all", ""], []),
+        '("note: " if c else "") + f"bad value {v}" + (" (ignored)" if d else "")':  # no literal text frames these
+            (["note: bad value 3", "bad value 3 (ignored)"], ["value bad", "note: bad"]),
     }
     random.seed(0)
     for source, (held, lacking) in cases.items():
@@ -319,3 +321,9 @@ def test_a_class_s_name_converted_by_repr_reads_a_quoted_name():
     assert operands.fullmatch("unsupported operand type(s) for +: 'ArrayImpl' and 'jax._src.core.Foo'")
     assert not operands.fullmatch("unsupported operand type(s) for +: ArrayImpl and int")
     assert template_regex(template('"got %r" % type(x).__name__')).fullmatch("got 'int'")  # `%r` says no repr
+    # A message cut short is completed with placeholders left empty (`cut_fit`), and two names side by side read as
+    # one with quotes in it.
+    assert operands.fullmatch("unsupported operand type(s) for +: 'ArrayImpl' and ")
+    assert operands.fullmatch("unsupported operand type(s) for +: 'ArrayIm and ")  # cut inside the name
+    together = template_regex(template('f"types {type(a).__name__!r}{type(b).__name__!r} differ"'))
+    assert together.fullmatch("types 'A''B' differ") and not together.fullmatch("types A B differ")

@@ -450,7 +450,10 @@ class LookupIndex:
                 "entries": [pickle.dumps(entry.row(), pickle.HIGHEST_PROTOCOL) for entry in self.entries]}
 
     def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state, entries=_LazyEntries(state["entries"], _entry_from_pickled_row))
+        rows = state["entries"]
+        if rows and not isinstance(rows[0], bytes):  # a file of another shape fails here, not at a later lookup
+            raise TypeError(f"a stored index's entries are pickled rows, not {type(rows[0]).__name__}")
+        self.__dict__.update(state, entries=_LazyEntries(rows, _entry_from_pickled_row))
 
     def entry(self, error_id: str) -> Entry | None:
         position = self._position.get(error_id)
