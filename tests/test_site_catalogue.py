@@ -53,13 +53,14 @@ def seed_case():
 
 # The full catalogue ----------------------------------------------------------------------------
 
-def test_build_covers_the_catalogue_quickly(built_site, site):
+def test_build_covers_the_catalogue(built_site, site):
+    """How fast it builds is `bench/bench.py --only site`'s to measure, as a ratio to copying its files: a bound on
+    seconds here failed a CI run in a slow hour (78 s against 60, where the same build takes 25 s in a quiet one)."""
     report = built_site
     assert report.cards > 5000
     assert report.json_files == report.cards + 1
     assert report.indexed == report.cards  # only cards carry data-pagefind-body
     assert report.reproduced >= 1 and report.curated >= 1
-    assert report.seconds < 60, report.summary()
     assert report.summary().startswith(f"built {site}: {report.cards} cards")
     assert len(list((site / "errors").glob("*.html"))) == report.cards
     for page in ("index.html", "search.html", "modules/index.html", "classes/index.html", "status/index.html",
