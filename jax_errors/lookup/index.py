@@ -188,9 +188,10 @@ class Entry:
         return re.compile(self.pattern, TEMPLATE_FLAGS)
 
     def matches(self, text: str) -> bool:
-        """Whether the template's regex matches the folded `text` whole. A text lacking the literal words of each
-        of the regex's sequences (`literal_runs`) is told apart first without compiling it: a process that looks
-        up one message (`jax-errors lookup`, an excepthook) compiles the regex of few of its candidates."""
+        """Whether the template's regex matches `text` whole: a folded message, or one cut short and completed by
+        `cut_fit`, which may end in a space. A text lacking the literal words of each of the regex's sequences
+        (`literal_runs`) is told apart first without compiling it: a process that looks up one message
+        (`jax-errors lookup`, an excepthook) compiles the regex of few of its candidates."""
         return any(run.held_by(text) for run in self.literal_runs) and self.regex.fullmatch(text) is not None
 
     @cached_property
