@@ -573,6 +573,45 @@ def test_a_lineage_removed_for_a_like_check_leads_there_from_its_first_wording(g
     assert from_cards == {e.error_id: e.live_id for e in open_index(engine).entries}
 
 
+def test_the_wordings_of_a_removed_lineage_make_one_result(git_repo, tmp_path):
+    """A check reworded once and then removed: its first wording fits the message, and its last, a card of its own,
+    fits it nearly as well. One check gives one result, the best-fitting wording's card; the stored index, the
+    site's index and its lookup.json fold alike."""
+    first, last = "pmap requires a leading axis to map over.", "pmap requires a leading axis to map over, got {xs}."
+    check = '''
+        def _pmap_axis_size(xs):
+            raise ValueError(f"{}")
+    '''
+    git_repo.commit({"jax/_src/api.py": check.format(first)}, "v1", tag="jax-v0.0.1")
+    git_repo.commit({"jax/_src/api.py": check.format(last)}, "reword", tag="jax-v0.0.2")
+    git_repo.commit({"jax/_src/api.py": "X = 1\n"}, "drop", tag="jax-v0.0.3")
+    db = tmp_path / "catalogue.db"
+    engine = open_database(db)
+    with JaxRepository(git_repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2", "jax-v0.0.3"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    index = open_index(engine)
+    [old] = [e for e in index.entries if e.until == "jax-v0.0.1"]
+    [new] = [e for e in index.entries if e.until == "jax-v0.0.2"]
+    assert old.live_id is None and new.live_id is None and old.ends_as == new.error_id
+    # Alone, the last wording's card is a result for the first wording's message.
+    from jax_errors.lookup.index import MATCH_FLOOR, LookupIndex
+
+    [alone] = LookupIndex([new]).lookup(Query(first, "ValueError"))
+    assert alone.entry.error_id == new.error_id and alone.how == "fuzzy" and alone.score > MATCH_FLOOR
+    # Together, one result: the card of the wording the message fits whole. Its own message still finds the last.
+    from jax_errors.lookup.browser import catalogue_index, lookup_record
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    catalogue = load_catalogue(engine)
+    for made in (index, stored.stored_index(str(db)), catalogue_index(catalogue)):
+        assert [(m.entry.error_id, m.how) for m in made.lookup(Query(first, "ValueError"))] == [
+            (old.error_id, "template")]
+        [best, *_] = made.lookup(Query("pmap requires a leading axis to map over, got (3,).", "ValueError"))
+        assert best.entry.error_id == new.error_id and best.how == "template"
+    assert lookup_record(catalogue)["lineage"] == {old.error_id: new.error_id}
+
+
 def test_an_earlier_wording_of_a_removed_error_leads_where_that_error_now_leads():
     """A removed error that reads like a live one of its file leads to it (`with_resembling_successors`); the
     earlier wordings leading to the removed one follow it there."""

@@ -145,7 +145,6 @@ class Entry:
     live_id: str | None = None
     until: str | None = None  # a wording no longer raised: the newest snapshot that raised it
     # A removed wording whose lineage went on before it was removed: the id it ended as (`history.lineage_end`).
-    # Only the index's making reads it (`with_resembling_successors`); a stored row leaves it out.
     ends_as: str | None = None
     handles: tuple[str, ...] = ()  # of a raise in an `except` clause, the classes it handles, by name (not stored)
     wording_of: str | None = None  # of an earlier wording made by other modules (`build.earlier_wordings`), its error
@@ -157,6 +156,18 @@ class Entry:
     def card_id(self) -> str:
         """The card a match of this wording shows: the live error's, or its own once it was removed."""
         return self.live_id or self.error_id
+
+    @property
+    def lineage_key(self) -> str:
+        """Of a card, what its lineage is known by: matches of cards of one key make one result.
+
+        A live card is its own, and so leads every earlier wording of its lineage to one result. A
+        removed lineage is known by the id it ended as, so the wordings it had make one result too:
+        `pmap requires a leading axis to map over` (up to jax 0.1.26, then with a full stop up to
+        0.1.41, then `pmap got value with no leading axis to map over: ...` up to 0.1.65) is one
+        check, not three results. The best-scoring wording's card is the one shown.
+        """
+        return self.card_id if self.live_id is not None else self.ends_as or self.error_id
 
     @property
     def group_key(self) -> tuple[str, str]:
@@ -175,13 +186,14 @@ class Entry:
     def row(self) -> tuple:
         """The entry as plain values (what a stored index keeps): `Entry.from_row` makes it again."""
         return (self.error_id, self.exc_class, self.template.parts, self.template.forms, self.path, self.lineno,
-                self.snapshot, self.examples, self.live_id, self.until, self.wording_of, self.said)
+                self.snapshot, self.examples, self.live_id, self.until, self.ends_as, self.wording_of, self.said)
 
     @classmethod
     def from_row(cls, row: tuple) -> Entry:
-        error_id, exc_class, parts, forms, path, lineno, snapshot, examples, live_id, until, wording_of, said = row
+        (error_id, exc_class, parts, forms, path, lineno, snapshot, examples, live_id, until, ends_as, wording_of,
+         said) = row
         return cls(error_id, exc_class, Template(parts, forms), path, lineno, snapshot, examples, live_id, until,
-                   wording_of=wording_of, said=said)
+                   ends_as, wording_of=wording_of, said=said)
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -544,14 +556,15 @@ class LookupIndex:
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:count]
 
     def _results(self, found: dict[int, tuple[float, str]], query: Query, limit: int) -> list[Match]:
-        """Scores adjusted, wordings taken to their cards, sites of one message made one result, the floor applied."""
+        """Scores adjusted, wordings taken to their cards, the cards of one lineage made one result
+        (`Entry.lineage_key`), and so are the sites of one message; the floor applied."""
         cards: dict[str, Match] = {}
         for index, (score, how) in sorted(found.items()):
             entry = self.entries[index]
             card = self.entry(entry.card_id) or entry
             match = Match(card, self._adjusted(score, card, entry, query), how, entry if card is not entry else None)
-            if card.error_id not in cards or _better(match, cards[card.error_id]):
-                cards[card.error_id] = match
+            if card.lineage_key not in cards or _better(match, cards[card.lineage_key]):
+                cards[card.lineage_key] = match
         results: dict[tuple[str, str], Match] = {}
         for match in cards.values():
             key = match.entry.group_key

@@ -580,7 +580,9 @@
         var entry = entryAt(index), card = cardOf(entry);
         var m = {entry: card, score: adjusted(found.get(index)[0], card, entry, query), how: found.get(index)[1],
                  matched: card === entry ? null : entry, sites: []};
-        if (!cards.has(card.id) || better(m, cards.get(card.id))) cards.set(card.id, m);
+        // lookup.py's Entry.lineage_key: the cards of a removed lineage make one result.
+        var key = record.lineage[card.id] === undefined ? card.id : record.lineage[card.id];
+        if (!cards.has(key) || better(m, cards.get(key))) cards.set(key, m);
       });
       var grouped = new Map();
       cards.forEach(function (m) {
