@@ -109,7 +109,8 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
                     for entry, key, cut_key in zip(index.entries, index.anchor_key, index.cut_key, strict=True)]),
         "wording_of": {entry.error_id: entry.wording_of for entry in index.entries if entry.wording_of},
         # A removed card's lineage, by the id it ended as (`Entry.lineage_key`): the cards of one make one result.
-        "lineage": {entry.error_id: entry.ends_as for entry in index.entries if entry.live_id is None and entry.ends_as},
+        "lineage": {entry.error_id: entry.ends_as for entry in index.entries
+                    if entry.live_id is None and entry.ends_as},
         # Only the sites of a message several raise are told apart by their words (`said.worded_site`): a site passing
         # none is left out, one whose words are not known is null.
         "said": {entry.error_id: None if entry.said is None else list(entry.said)
