@@ -594,6 +594,9 @@ CLASS_NAME_TEXT = r"[\w.<>']*?"  # quoted too: `%r` leaves no `!r` in the placeh
 QUOTED_CLASS_NAME_TEXT = r"(?:'[\w.<>]*?'?)??"
 # A placeholder whose value is a class's name: `type(x).__name__`, `x.__class__.__name__`, `type(x).__qualname__`.
 _CLASS_NAME = re.compile(r"(?:type\(.*\)|.*\.__class__)\.__(?:qual)?name__")
+# `{type(x)}`: a class as str() writes it, `<class 'jax.Array'>`, or any beginning of that (a message cut short).
+CLASS_TEXT = r"(?:<(?:c(?:l(?:a(?:s(?:s(?: (?:'[\w.<>]*'?>?)?)?)?)?)?)?)?)??"
+_CLASS = re.compile(r"(?:type\((?:[^()]|\([^()]*\))*\)|[\w.]+\.__class__)(?:!r|!s)?")
 
 
 def _merged_hole_regex(first: str, second: str) -> str:
@@ -604,7 +607,11 @@ def _merged_hole_regex(first: str, second: str) -> str:
 
 
 def _hole_regex(item: Part | _Group) -> str:
-    """What a placeholder reads: a dotted name for a class's name, in quotes when converted by `!r`; else any text.
+    """What a placeholder reads: a class as str() writes it (`<class 'jax.Array'>`); a dotted name for a class's name,
+    in quotes when converted by `!r`; else any text.
+
+    Python words `unhashable type: 'JaxprTracer'` itself; `Tracer.__hash__`'s `unhashable type: {type(self)}` (up to
+    jax 0.4.35) does not.
 
     jax 0.4.24's `Config.__getattr__` worded `'{type(self).__name__!r} object has no attribute {name!r}`, whose
     messages begin with two quotes (`''Config' object ...`): Python's own `'ArrayImpl' object has no attribute
@@ -612,6 +619,8 @@ def _hole_regex(item: Part | _Group) -> str:
     """
     if not (isinstance(item, Part) and item.kind == "expr"):
         return ANY_TEXT
+    if _CLASS.fullmatch(item.text):
+        return CLASS_TEXT
     expression = item.text.removesuffix("!r")
     if _CLASS_NAME.fullmatch(expression) is None:
         return ANY_TEXT

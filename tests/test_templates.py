@@ -327,3 +327,19 @@ def test_a_class_s_name_converted_by_repr_reads_a_quoted_name():
     assert operands.fullmatch("unsupported operand type(s) for +: 'ArrayIm and ")  # cut inside the name
     together = template_regex(template('f"types {type(a).__name__!r}{type(b).__name__!r} differ"'))
     assert together.fullmatch("types 'A''B' differ") and not together.fullmatch("types A B differ")
+
+
+def test_a_class_written_by_str_reads_as_str_writes_a_class():
+    """`{type(x)}` is written `<class '...'>`: Python's own `unhashable type: 'JaxprTracer'` (#648) is no message of
+    `Tracer.__hash__`'s `unhashable type: {type(self)}` (up to jax 0.4.35). A message cut inside the class still
+    fits, completed with the placeholder as far as it went."""
+    unhashable = template_regex(template('f"unhashable type: {type(self)}"'))
+    written = "unhashable type: <class 'jax._src.interpreters.partial_eval.DynamicJaxprTracer'>"
+    assert all(unhashable.fullmatch(written[:n]) for n in range(len("unhashable type: "), len(written) + 1))
+    assert not unhashable.fullmatch("unhashable type: 'JaxprTracer'")
+    assert not unhashable.fullmatch("unhashable type: DynamicJaxprTracer")
+    for source in ('f"got {x.__class__}"', '"got %s" % type(x)', 'f"got {type(f(x))!r}"'):
+        regex = template_regex(template(source))
+        assert regex.fullmatch("got <class 'main.<locals>.Foo'>") and not regex.fullmatch("got Foo"), source
+    # A class's name is no class written by str().
+    assert template_regex(template('f"got {type(x).__name__}"')).fullmatch("got Foo")
