@@ -462,6 +462,32 @@ def test_the_interpreter_s_own_messages_lead_to_no_merely_alike_card(index, inst
     assert result.exit_code == 0 and json.loads(result.output)["verdict"] == NO_RAISE
 
 
+def test_numpy_s_own_messages_lead_to_no_merely_alike_card(index, installed_db_path):
+    """NumPy words `cannot reshape array of size 12 into shape (3,)` (#746) in anyone's code, as the interpreter words
+    its own: a check of jax that reads alike is no card for it. One NumPy's words fit, in jax's words, is."""
+    from jax_errors.lookup.origin import NO_NUMPY_RAISE, looks_raised_by_numpy
+
+    reshape = "cannot reshape array of size 12 into shape (3,)"
+    assert [m.how for m in index.lookup(Query(reshape, "JaxRuntimeError"))][:1] == ["fuzzy"]  # alike words of jax's
+    assert index.lookup(Query(reshape, "ValueError")) == [] == index.lookup(Query(reshape))
+    # jax's own `Only integer scalar arrays ...` is a card; NumPy's, in small letters and with no full stop, is none.
+    assert index.lookup(Query("only integer scalar arrays can be converted to a scalar index", "TypeError")) == []
+    [own, *_] = index.lookup(Query("Only integer scalar arrays can be converted to a scalar index.", "TypeError"))
+    assert own.how == "template" and own.entry.path == "jax/_src/core.py"
+    # jax raises NumPy's words for a reduction of nothing: the template fits, and its card stands.
+    [empty, *_] = index.lookup(Query("zero-size array to reduction operation maximum which has no identity",
+                                     "ValueError"))
+    assert empty.how == "template" and empty.score == 1.0
+    # jax 0.1.43 went on after NumPy's words: that is jax's message, not NumPy's.
+    numpys = "operands could not be broadcast together with shapes (3,) (4,) "
+    assert looks_raised_by_numpy(Query(numpys, "ValueError"))
+    assert not looks_raised_by_numpy(Query(numpys + "and with the config option jax_numpy_rank_promotion='raise'.",
+                                           "ValueError"))
+    result = CliRunner().invoke(cli, ["lookup", "--db", str(installed_db_path), "--json",
+                                      "IndexError: too many indices for array"])
+    assert result.exit_code == 0 and json.loads(result.output)["verdict"] == NO_NUMPY_RAISE
+
+
 def test_a_message_whose_later_lines_went_otherwise_is_found_by_its_first_line_fuzzily():
     """#5853 proposed an `__index__` message whose first line reads like the one jax raised, and whose later
     lines nothing raised: the whole message is too unlike the template to show it; its first line is not, and

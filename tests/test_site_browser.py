@@ -220,6 +220,10 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     cut = [{**d, "message": d["message"][:len(d["message"]) * 2 // 3] + "…"} for d in data]
     queries = [{"message": d["message"], "excClass": d["exception"].rpartition(".")[2], "jaxFrames": []}
                for d in data + lines + cut]
+    # ... and messages NumPy words (#746, #2040): by templates alone.
+    queries += [{"message": message, "excClass": cls, "jaxFrames": []}
+                for cls, message in (("ValueError", "cannot reshape array of size 12 into shape (3,)"),
+                                     ("IndexError", "too many indices for array"))]
     with Session(open_database(site_db_path)) as session:
         index = index_from_session(session)
     expected = [ranked(index.lookup(Query(q["message"], q["excClass"]))) for q in queries]
@@ -242,10 +246,10 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     # What the page says when no card matches is what the CLI says, for every message.
     from jax_errors.lookup import origin
 
-    words = {origin.NO_SITE: "xla", origin.NO_RAISE: "python", origin.NO_CARD: "none"}
+    words = {origin.NO_SITE: "xla", origin.NO_RAISE: "python", origin.NO_NUMPY_RAISE: "numpy", origin.NO_CARD: "none"}
     verdicts = [words[origin.no_card_verdict(Query(q["message"], q["excClass"]))] for q in queries]
     messages = page.evaluate("async () => (await (await fetch('api/lookup.json')).json()).messages")
-    assert said == [messages[kind] for kind in verdicts] and {"xla", "python", "none"} <= set(verdicts)
+    assert said == [messages[kind] for kind in verdicts] and {"xla", "python", "numpy", "none"} <= set(verdicts)
     # Every card's title is the catalogue's, though the file sends none for most: the page makes them from the held
     # text it carries for messages cut short.
     titles, sent = page.evaluate("""async () => {

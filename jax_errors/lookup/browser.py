@@ -88,6 +88,7 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "match_floor": lookup.MATCH_FLOOR, "confidence": lookup.CONFIDENCE, "limit": 5,
         },
         "messages": {"xla": _sentence(origin.NO_SITE, "."), "python": _sentence(origin.NO_RAISE, "."),
+                     "numpy": _sentence(origin.NO_NUMPY_RAISE, "."),
                      "none": _sentence(origin.NO_CARD, "; try the full-text search below.")},
         "syntax": {
             "space": python_space(),
@@ -99,6 +100,8 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "runtime_classes": sorted(origin.RUNTIME_CLASSES),
             "python_words": "^(?:" + js_regex(origin.PYTHON_WORDS.pattern, origin.PYTHON_WORDS.flags) + ")$",
             "python_classes": sorted(origin.PYTHON_CLASSES),
+            "numpy_words": "^(?:" + js_regex(origin.NUMPY_WORDS.pattern, origin.NUMPY_WORDS.flags) + ")$",
+            "numpy_classes": sorted(origin.NUMPY_CLASSES),
             "hole_mark": HOLE_MARK,
             "adjacent_placeholders": js_regex(ADJACENT_PLACEHOLDERS.pattern, ADJACENT_PLACEHOLDERS.flags),
             "title_length": TITLE_LENGTH,

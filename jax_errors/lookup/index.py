@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import fuzz
 
 from jax_errors.exceptions import QueryTooLongError
-from jax_errors.lookup.origin import looks_raised_by_python, looks_raised_in_xla, without_status
+from jax_errors.lookup.origin import looks_raised_by_numpy, looks_raised_by_python, looks_raised_in_xla, without_status
 from jax_errors.lookup.said import said_words, worded_site
 from jax_errors.template import (
     HOLE_MARK,
@@ -511,9 +511,9 @@ class LookupIndex:
                     literal, within_word = fit
                     found[index] = ((1.0 if within_word else FIRST_LINE_CEILING) * literal_score(literal, message),
                                     "cut")
-        # XLA's own words are no Python raise: only a close wording may stand for them. The interpreter's are no raise
-        # of jax either, and they are short and alike: none that a template does not fit stands for them.
-        if looks_raised_by_python(query):
+        # XLA's own words are no Python raise: only a close wording may stand for them. The interpreter's and NumPy's
+        # are no raise of jax either, and they are short and alike: none that a template does not fit stands for them.
+        if looks_raised_by_python(query) or looks_raised_by_numpy(query):
             return self._results(found, query, limit)
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
         # The message, then its first line (a long message's later lines may be another jax's, or a proposal's:

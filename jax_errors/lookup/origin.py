@@ -14,6 +14,11 @@ raise of jax may word one alike (`No module named "cloudpickle"`). Only a templa
 fits (whole, or by its first line) leads to a card; no merely alike wording does. A few raises of jax
 word errors as Python does (`module 'jax' has no attribute ...`, of its lazy modules): their
 templates fit, and their cards stand.
+
+NumPy's own messages are alike: a jax user meets `cannot reshape array of size 12 into shape (3,)` or
+`too many indices for array` calling NumPy on a jax array, or in code of their own (#746, #2040). A
+few raises of jax word NumPy's errors as NumPy does (`zero-size array to reduction operation ...`);
+their templates fit.
 """
 
 from __future__ import annotations
@@ -59,8 +64,30 @@ PYTHON_WORDS = re.compile("(?:" + "|".join((
 PYTHON_CLASSES = frozenset({
     "AttributeError", "ImportError", "IndexError", "ModuleNotFoundError", "NameError", "RecursionError", "TypeError",
     "UnboundLocalError", "ValueError", "ZeroDivisionError"})
+# NumPy's wording of the errors its C code raises (1.x and 2.x), each the whole first line of a message.
+NUMPY_WORDS = re.compile("(?:" + "|".join((
+    r"cannot reshape array of size \d+ into shape .+",
+    r"too many indices for array(?:: array is \d+-dimensional, but \d+ were indexed)?",
+    # jax 0.1.43 worded it so, and went on `and with the config option jax_numpy_rank_promotion=...`.
+    r"operands could not be broadcast together with shapes (?:\([\d, ]*\) ?)+(?:and requested shape \([\d, ]*\))?",
+    r"operands could not be broadcast together with remapped shapes \[original->remapped\]: .+",
+    r"shape mismatch: .+ could not be broadcast .+",
+    r"could not broadcast input array from shape \S+ into shape \S+",
+    r"setting an array element with a sequence\.?(?: The requested array .+)?",
+    r"index -?\d+ is out of bounds for axis \d+ with size \d+",
+    r"only integer scalar arrays can be converted to a scalar index",
+    r"only (?:length-1|size-1|0-dimensional) arrays can be converted to Python scalars",
+    r"shapes \(.*\) and \(.*\) not aligned: \d+ \(dim \d+\) != \d+ \(dim \d+\)",
+    r"\w+: Input operand \d+ has a mismatch in its core dimension \d+, with gufunc signature .+",
+    r"all the input array dimensions except for the concatenation axis must match exactly, .+",
+    r"all the input arrays must have same number of dimensions, .+",
+    r"arrays used as indices must be of integer \(or boolean\) type",
+    r"zero-size array to reduction operation \w+ which has no identity",
+)) + ")")
+NUMPY_CLASSES = frozenset({"IndexError", "TypeError", "ValueError", "AxisError"})
 NO_SITE = "raised inside XLA: no Python raise site"
 NO_RAISE = "worded as the Python interpreter words its own errors: no raise of this catalogue words it"
+NO_NUMPY_RAISE = "worded as NumPy words its own errors: no raise of this catalogue words it"
 NO_CARD = "no card matches this message"
 
 
@@ -79,9 +106,20 @@ def looks_raised_by_python(query: Query) -> bool:
         PYTHON_WORDS.fullmatch(first_line_of(query.message)) is not None
 
 
+def looks_raised_by_numpy(query: Query) -> bool:
+    """Whether the message's first line is one NumPy words (NUMPY_WORDS), raised as one of its classes (or no class
+    given)."""
+    from jax_errors.lookup.index import first_line_of  # index reads this module
+
+    return (query.exc_class is None or query.exc_class in NUMPY_CLASSES) and \
+        NUMPY_WORDS.fullmatch(first_line_of(query.message)) is not None
+
+
 def no_card_verdict(query: Query) -> str:
     """What lookup says of a message no card matches: where it was raised, when its words tell, else NO_CARD."""
-    return NO_SITE if looks_raised_in_xla(query) else NO_RAISE if looks_raised_by_python(query) else NO_CARD
+    if looks_raised_in_xla(query):
+        return NO_SITE
+    return NO_RAISE if looks_raised_by_python(query) else NO_NUMPY_RAISE if looks_raised_by_numpy(query) else NO_CARD
 
 
 def without_status(message: str) -> str:

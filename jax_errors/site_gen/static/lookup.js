@@ -197,6 +197,8 @@
     var runtimeClasses = new Set(syntax.runtime_classes);
     var pythonWords = new RegExp(syntax.python_words, "u");
     var pythonClasses = new Set(syntax.python_classes);
+    var numpyWords = new RegExp(syntax.numpy_words, "u");
+    var numpyClasses = new Set(syntax.numpy_classes);
     var text = pyText(syntax.space);
     var HOLE_MARK = syntax.hole_mark;
     var adjacentPlaceholders = new RegExp(syntax.adjacent_placeholders, "gu");
@@ -297,9 +299,15 @@
       return ownClass && pythonWords.test(firstLineOf(query.message));
     }
 
+    function looksRaisedByNumpy(query) {
+      var ownClass = query.excClass == null || numpyClasses.has(query.excClass);
+      return ownClass && numpyWords.test(firstLineOf(query.message));
+    }
+
     // origin.py's no_card_verdict, as the search page words it.
     function noCardMessage(query) {
-      return looksRaisedInXla(query) ? record.messages.xla : looksRaisedByPython(query) ? record.messages.python
+      if (looksRaisedInXla(query)) return record.messages.xla;
+      return looksRaisedByPython(query) ? record.messages.python : looksRaisedByNumpy(query) ? record.messages.numpy
         : record.messages.none;
     }
 
@@ -518,7 +526,7 @@
           found.set(index, [(fit[1] ? 1.0 : scoring.first_line_ceiling) * score, "cut"]);
         });
       });
-      if (looksRaisedByPython(query)) return results(found, query, limit);
+      if (looksRaisedByPython(query) || looksRaisedByNumpy(query)) return results(found, query, limit);
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
       // lookup.py's fuzzy pass: the message, then its first line scaled down; a card keeps its better fuzzy score,
       // and the better of a fuzzy score and a cut one.
