@@ -594,8 +594,9 @@ CLASS_NAME_TEXT = r"[\w.<>']*?"  # quoted too: `%r` leaves no `!r` in the placeh
 QUOTED_CLASS_NAME_TEXT = r"(?:'[\w.<>]*?'?)??"
 # A placeholder whose value is a class's name: `type(x).__name__`, `x.__class__.__name__`, `type(x).__qualname__`.
 _CLASS_NAME = re.compile(r"(?:type\(.*\)|.*\.__class__)\.__(?:qual)?name__")
-# `{type(x)}`: a class as str() writes it, `<class 'jax.Array'>`, or any beginning of that (a message cut short).
-CLASS_TEXT = r"(?:<(?:c(?:l(?:a(?:s(?:s(?: (?:'[\w.<>]*'?>?)?)?)?)?)?)?)?)??"
+# `{type(x)}`: a class as str() writes it, `<class 'jax.Array'>` (an enum's `<enum 'AxisType'>`, a flag's `<flag
+# 'F'>`), or any beginning of that (a message cut short).
+CLASS_TEXT = r"(?:<(?:[a-z]+(?: (?:'[^'\n]*'?>?)?)?)?)??"
 _CLASS = re.compile(r"(?:type\((?:[^()]|\([^()]*\))*\)|[\w.]+\.__class__)(?:!r|!s)?")
 
 
@@ -607,8 +608,8 @@ def _merged_hole_regex(first: str, second: str) -> str:
 
 
 def _hole_regex(item: Part | _Group) -> str:
-    """What a placeholder reads: a class as str() writes it (`<class 'jax.Array'>`); a dotted name for a class's name,
-    in quotes when converted by `!r`; else any text.
+    """What a placeholder reads: a class as str() writes it (`<class 'jax.Array'>`, `<enum 'AxisType'>`); a dotted
+    name for a class's name, in quotes when converted by `!r`; else any text.
 
     Python words `unhashable type: 'JaxprTracer'` itself; `Tracer.__hash__`'s `unhashable type: {type(self)}` (up to
     jax 0.4.35) does not.

@@ -479,11 +479,22 @@ def test_numpy_s_own_messages_lead_to_no_merely_alike_card(index, installed_db_p
     [empty, *_] = index.lookup(Query("zero-size array to reduction operation maximum which has no identity",
                                      "ValueError"))
     assert empty.how == "template" and empty.score == 1.0
-    # jax 0.1.43 went on after NumPy's words: that is jax's message, not NumPy's.
+    # jax 0.1.43 went on after NumPy's words: that is jax's message, not NumPy's. NumPy's whole message is no
+    # beginning of jax's; one marked cut short may be.
     numpys = "operands could not be broadcast together with shapes (3,) (4,) "
-    assert looks_raised_by_numpy(Query(numpys, "ValueError"))
-    assert not looks_raised_by_numpy(Query(numpys + "and with the config option jax_numpy_rank_promotion='raise'.",
-                                           "ValueError"))
+    jaxs = numpys + "and with the config option jax_numpy_rank_promotion='raise'."
+    assert looks_raised_by_numpy(Query(numpys, "ValueError")) and not looks_raised_by_numpy(Query(jaxs, "ValueError"))
+    from jax_errors.lookup.index import Entry, LookupIndex
+    from jax_errors.template import Part, Template
+
+    old = Entry("a" * 16, "ValueError", Template((
+        Part("lit", "operands could not be broadcast together with shapes "), Part("expr", "shapes"),
+        Part("lit", " and with the config option jax_numpy_rank_promotion='raise'."))), "jax/numpy/lax_numpy.py", 185,
+        "jax-v0.1.43", until="jax-v0.1.43")
+    rank_promotion = LookupIndex([old])
+    assert [m.how for m in rank_promotion.lookup(Query(jaxs, "ValueError"))] == ["template"]
+    assert rank_promotion.lookup(Query(numpys, "ValueError")) == []
+    assert [m.how for m in rank_promotion.lookup(Query(numpys + "and with the…", "ValueError"))] == ["cut"]
     result = CliRunner().invoke(cli, ["lookup", "--db", str(installed_db_path), "--json",
                                       "IndexError: too many indices for array"])
     assert result.exit_code == 0 and json.loads(result.output)["verdict"] == NO_NUMPY_RAISE

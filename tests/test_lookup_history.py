@@ -573,23 +573,34 @@ def test_a_lineage_removed_for_a_like_check_leads_there_from_its_first_wording(g
     assert from_cards == {e.error_id: e.live_id for e in open_index(engine).entries}
 
 
-def test_the_wordings_of_a_removed_lineage_make_one_result(git_repo, tmp_path):
-    """A check reworded once and then removed: its first wording fits the message, and its last, a card of its own,
-    fits it nearly as well. One check gives one result, the best-fitting wording's card; the stored index, the
-    site's index and its lookup.json fold alike."""
-    first, last = "pmap requires a leading axis to map over.", "pmap requires a leading axis to map over, got {xs}."
+REMOVED_LINEAGE = ("pmap requires a leading axis to map over.", "pmap requires a leading axis to map over, got {xs}.")
+
+
+def removed_lineage_catalogue(git_repo, db):
+    """A check worded REMOVED_LINEAGE[0] in jax-v0.0.1, reworded as REMOVED_LINEAGE[1] in jax-v0.0.2, removed in
+    jax-v0.0.3: the engine of its catalogue at `db`."""
     check = '''
         def _pmap_axis_size(xs):
             raise ValueError(f"{}")
     '''
+    first, last = REMOVED_LINEAGE
     git_repo.commit({"jax/_src/api.py": check.format(first)}, "v1", tag="jax-v0.0.1")
     git_repo.commit({"jax/_src/api.py": check.format(last)}, "reword", tag="jax-v0.0.2")
     git_repo.commit({"jax/_src/api.py": "X = 1\n"}, "drop", tag="jax-v0.0.3")
-    db = tmp_path / "catalogue.db"
     engine = open_database(db)
     with JaxRepository(git_repo.path) as repository:
         for tag in ("jax-v0.0.1", "jax-v0.0.2", "jax-v0.0.3"):
             crawl_snapshot(engine, repository.snapshot(tag))
+    return engine
+
+
+def test_the_wordings_of_a_removed_lineage_make_one_result(git_repo, tmp_path):
+    """A check reworded once and then removed: its first wording fits the message, and its last, a card of its own,
+    fits it nearly as well. One check gives one result, the best-fitting wording's card; the stored index, the
+    site's index and its lookup.json fold alike."""
+    first, _ = REMOVED_LINEAGE
+    db = tmp_path / "catalogue.db"
+    engine = removed_lineage_catalogue(git_repo, db)
     index = open_index(engine)
     [old] = [e for e in index.entries if e.until == "jax-v0.0.1"]
     [new] = [e for e in index.entries if e.until == "jax-v0.0.2"]

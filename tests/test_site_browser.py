@@ -264,6 +264,27 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     assert page.errors == []
 
 
+def test_site_lookup_folds_a_removed_lineage_as_the_cli_does(page, base_url, git_repo, tmp_path):
+    """The wordings of a check reworded and then removed make one result on the page, as in the CLI."""
+    from test_lookup_history import REMOVED_LINEAGE, removed_lineage_catalogue
+
+    from jax_errors.lookup.browser import catalogue_index, lookup_record
+    from jax_errors.lookup.index import parse_query
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    catalogue = load_catalogue(removed_lineage_catalogue(git_repo, tmp_path / "catalogue.db"))
+    index = catalogue_index(catalogue)
+    texts = [f"ValueError: {REMOVED_LINEAGE[0]}", "ValueError: pmap requires a leading axis to map over, got (3,)."]
+    expected = [ranked(index.lookup(parse_query(t))) for t in texts]
+    assert [len(e) for e in expected] == [1, 1] and expected[0][0][0] != expected[1][0][0]
+    page.goto(base_url + "search.html")
+    got = page.evaluate("""([record, texts]) => {
+        const matcher = window.jaxErrorsLookup.Matcher(record);
+        return texts.map(t => matcher.lookup(t).map(%s));
+    }""" % JS_RANK, [lookup_record(catalogue), texts])
+    assert got == expected
+
+
 def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, tmp_path):
     """Old wordings, removed errors, one message at several sites and frames: the browser's answers are the CLI's."""
     from test_lookup_history import CONCRETE, two_release_catalogue

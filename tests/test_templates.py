@@ -338,6 +338,9 @@ def test_a_class_written_by_str_reads_as_str_writes_a_class():
     assert all(unhashable.fullmatch(written[:n]) for n in range(len("unhashable type: "), len(written) + 1))
     assert not unhashable.fullmatch("unhashable type: 'JaxprTracer'")
     assert not unhashable.fullmatch("unhashable type: DynamicJaxprTracer")
+    # An enum's class is written `<enum 'Color'>`, a flag's `<flag 'Perm'>`: users pass their members to jit.
+    for written in ("<enum 'Color'>", "<flag 'Perm'>", "<class 'pkg.Model[int]'>"):
+        assert unhashable.fullmatch(f"unhashable type: {written}"), written
     for source in ('f"got {x.__class__}"', '"got %s" % type(x)', 'f"got {type(f(x))!r}"'):
         regex = template_regex(template(source))
         assert regex.fullmatch("got <class 'main.<locals>.Foo'>") and not regex.fullmatch("got Foo"), source

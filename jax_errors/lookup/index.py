@@ -501,8 +501,15 @@ class LookupIndex:
                 head = entry.head
                 if index not in found and head.anchor_words <= words and head.matches(text):
                     found[index] = (FIRST_LINE_CEILING * template_score(head, line), entry.head_how)
+        # The interpreter's and NumPy's own words are no raise of jax, and they are short and alike: none that a
+        # template does not fit, whole or by its first line, stands for them. A message such words fit whole is no
+        # beginning of another (NumPy's `operands could not be broadcast together with shapes (3,) (4,)` of jax
+        # 0.1.43's, which went on `and with the config option ...`). XLA's own words are no Python raise either: only a
+        # close wording may stand for them.
+        foreign = looks_raised_by_python(query) or looks_raised_by_numpy(query)
         # A message cut short: the beginning of a template's messages.
-        for message in dict.fromkeys(without_cut_mark(m) for m in (query.message, without_status(query.message))):
+        for message in () if foreign else dict.fromkeys(without_cut_mark(m)
+                                                        for m in (query.message, without_status(query.message))):
             text = folded(message)
             words = frozenset(text.split())
             for index in _candidates(self._by_cut_anchor, [], words):
@@ -511,9 +518,7 @@ class LookupIndex:
                     literal, within_word = fit
                     found[index] = ((1.0 if within_word else FIRST_LINE_CEILING) * literal_score(literal, message),
                                     "cut")
-        # XLA's own words are no Python raise: only a close wording may stand for them. The interpreter's and NumPy's
-        # are no raise of jax either, and they are short and alike: none that a template does not fit stands for them.
-        if looks_raised_by_python(query) or looks_raised_by_numpy(query):
+        if foreign:
             return self._results(found, query, limit)
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
         # The message, then its first line (a long message's later lines may be another jax's, or a proposal's:

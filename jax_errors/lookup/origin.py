@@ -72,6 +72,7 @@ NUMPY_WORDS = re.compile("(?:" + "|".join((
     r"operands could not be broadcast together with shapes (?:\([\d, ]*\) ?)+(?:and requested shape \([\d, ]*\))?",
     r"operands could not be broadcast together with remapped shapes \[original->remapped\]: .+",
     r"shape mismatch: .+ could not be broadcast .+",
+    r"shape mismatch: objects cannot be broadcast to a single shape\..*",
     r"could not broadcast input array from shape \S+ into shape \S+",
     r"setting an array element with a sequence\.?(?: The requested array .+)?",
     r"index -?\d+ is out of bounds for axis \d+ with size \d+",
@@ -84,7 +85,7 @@ NUMPY_WORDS = re.compile("(?:" + "|".join((
     r"arrays used as indices must be of integer \(or boolean\) type",
     r"zero-size array to reduction operation \w+ which has no identity",
 )) + ")")
-NUMPY_CLASSES = frozenset({"IndexError", "TypeError", "ValueError", "AxisError"})
+NUMPY_CLASSES = frozenset({"IndexError", "TypeError", "ValueError"})
 NO_SITE = "raised inside XLA: no Python raise site"
 NO_RAISE = "worded as the Python interpreter words its own errors: no raise of this catalogue words it"
 NO_NUMPY_RAISE = "worded as NumPy words its own errors: no raise of this catalogue words it"

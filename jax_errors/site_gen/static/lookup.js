@@ -509,9 +509,11 @@
           }
         });
       });
-      // lookup.py's cut pass: a message cut short, the beginning of a template's messages.
+      // lookup.py's cut pass: a message cut short, the beginning of a template's messages; none for a message the
+      // interpreter's or NumPy's own words fit.
+      var foreign = looksRaisedByPython(query) || looksRaisedByNumpy(query);
       var cutVariants = [];
-      [query.message, withoutStatus(query.message)].forEach(function (message) {
+      (foreign ? [] : [query.message, withoutStatus(query.message)]).forEach(function (message) {
         var cut = withoutCutMark(message);
         if (cutVariants.indexOf(cut) < 0) cutVariants.push(cut);
       });
@@ -526,7 +528,7 @@
           found.set(index, [(fit[1] ? 1.0 : scoring.first_line_ceiling) * score, "cut"]);
         });
       });
-      if (looksRaisedByPython(query) || looksRaisedByNumpy(query)) return results(found, query, limit);
+      if (foreign) return results(found, query, limit);
       var floor = looksRaisedInXla(query) ? scoring.xla_fuzzy_floor : scoring.fuzzy_floor;
       // lookup.py's fuzzy pass: the message, then its first line scaled down; a card keeps its better fuzzy score,
       // and the better of a fuzzy score and a cut one.
