@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import fuzz
 
 from jax_errors.exceptions import QueryTooLongError
-from jax_errors.lookup.origin import looks_raised_by_numpy, looks_raised_by_python, looks_raised_in_xla, without_status
+from jax_errors.lookup.origin import looks_raised_in_xla, looks_worded_elsewhere, without_status
 from jax_errors.lookup.said import said_words, worded_site
 from jax_errors.template import (
     HOLE_MARK,
@@ -504,12 +504,11 @@ class LookupIndex:
         # The interpreter's and NumPy's own words are no raise of jax, and they are short and alike: none that a
         # template does not fit, whole or by its first line, stands for them. A message such words fit whole is no
         # beginning of another (NumPy's `operands could not be broadcast together with shapes (3,) (4,)` of jax
-        # 0.1.43's, which went on `and with the config option ...`). XLA's own words are no Python raise either: only a
-        # close wording may stand for them.
-        foreign = looks_raised_by_python(query) or looks_raised_by_numpy(query)
+        # 0.1.43's, which went on `and with the config option ...`).
+        foreign = looks_worded_elsewhere(query)
         # A message cut short: the beginning of a template's messages.
-        for message in () if foreign else dict.fromkeys(without_cut_mark(m)
-                                                        for m in (query.message, without_status(query.message))):
+        cut_messages = dict.fromkeys(without_cut_mark(m) for m in (query.message, without_status(query.message)))
+        for message in () if foreign else cut_messages:
             text = folded(message)
             words = frozenset(text.split())
             for index in _candidates(self._by_cut_anchor, [], words):
@@ -520,6 +519,7 @@ class LookupIndex:
                                     "cut")
         if foreign:
             return self._results(found, query, limit)
+        # XLA's own words are no Python raise either: only a close wording may stand for them.
         floor = XLA_FUZZY_FLOOR if looks_raised_in_xla(query) else FUZZY_FLOOR
         # The message, then its first line (a long message's later lines may be another jax's, or a proposal's:
         # #5853 quotes a wording of `__index__`'s error that went on otherwise), scaled down as the head pass

@@ -101,19 +101,26 @@ def looks_raised_in_xla(query: Query) -> bool:
 def looks_raised_by_python(query: Query) -> bool:
     """Whether the message's first line is one the Python interpreter words (PYTHON_WORDS), raised as one of its own
     classes (or no class given)."""
-    from jax_errors.lookup.index import first_line_of  # index reads this module
-
-    return (query.exc_class is None or query.exc_class in PYTHON_CLASSES) and \
-        PYTHON_WORDS.fullmatch(first_line_of(query.message)) is not None
+    return _worded_by(query, PYTHON_WORDS, PYTHON_CLASSES)
 
 
 def looks_raised_by_numpy(query: Query) -> bool:
     """Whether the message's first line is one NumPy words (NUMPY_WORDS), raised as one of its classes (or no class
     given)."""
+    return _worded_by(query, NUMPY_WORDS, NUMPY_CLASSES)
+
+
+def looks_worded_elsewhere(query: Query) -> bool:
+    """Whether the interpreter or NumPy words the message: only a template it fits, whole or by its first line, stands
+    for it."""
+    return looks_raised_by_python(query) or looks_raised_by_numpy(query)
+
+
+def _worded_by(query: Query, words: re.Pattern[str], classes: frozenset[str]) -> bool:
     from jax_errors.lookup.index import first_line_of  # index reads this module
 
-    return (query.exc_class is None or query.exc_class in NUMPY_CLASSES) and \
-        NUMPY_WORDS.fullmatch(first_line_of(query.message)) is not None
+    return (query.exc_class is None or query.exc_class in classes) and \
+        words.fullmatch(first_line_of(query.message)) is not None
 
 
 def no_card_verdict(query: Query) -> str:

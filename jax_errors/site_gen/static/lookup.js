@@ -294,14 +294,22 @@
       return runtimeClasses.has(query.excClass) || statusPrefix.test(query.message) || cppWords.test(query.message);
     }
 
+    // origin.py's _worded_by: the message's first line in words the interpreter or NumPy words, raised as one of
+    // its classes (or no class given).
+    function wordedBy(query, words, classes) {
+      return (query.excClass == null || classes.has(query.excClass)) && words.test(firstLineOf(query.message));
+    }
+
     function looksRaisedByPython(query) {
-      var ownClass = query.excClass == null || pythonClasses.has(query.excClass);
-      return ownClass && pythonWords.test(firstLineOf(query.message));
+      return wordedBy(query, pythonWords, pythonClasses);
     }
 
     function looksRaisedByNumpy(query) {
-      var ownClass = query.excClass == null || numpyClasses.has(query.excClass);
-      return ownClass && numpyWords.test(firstLineOf(query.message));
+      return wordedBy(query, numpyWords, numpyClasses);
+    }
+
+    function looksWordedElsewhere(query) {
+      return looksRaisedByPython(query) || looksRaisedByNumpy(query);
     }
 
     // origin.py's no_card_verdict, as the search page words it.
@@ -511,7 +519,7 @@
       });
       // lookup.py's cut pass: a message cut short, the beginning of a template's messages; none for a message the
       // interpreter's or NumPy's own words fit.
-      var foreign = looksRaisedByPython(query) || looksRaisedByNumpy(query);
+      var foreign = looksWordedElsewhere(query);
       var cutVariants = [];
       (foreign ? [] : [query.message, withoutStatus(query.message)]).forEach(function (message) {
         var cut = withoutCutMark(message);
