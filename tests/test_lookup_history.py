@@ -14,7 +14,7 @@ from jax_errors.db.engine import open_database
 from jax_errors.db.history import catalogue_history
 from jax_errors.lookup import stored
 from jax_errors.lookup.build import open_index
-from jax_errors.lookup.index import FIRST_LINE_CEILING, FUZZY_CEILING, Query, first_sentences
+from jax_errors.lookup.index import FIRST_LINE_CEILING, FUZZY_CEILING, Query, first_sentences, parse_query
 
 OLD = {
     "jax/_src/mapping.py": '''
@@ -673,3 +673,51 @@ def test_a_removed_error_of_a_jax_class_leads_to_one_of_its_class_that_opens_ali
                                       False), ends_as="b" * 16)
     for order in ([ended, removed, today], [today, removed, ended]):
         assert {e.error_id: e.live_id for e in with_resembling_successors(order)}["f" * 16] == "a" * 16
+
+
+REMOVED_NAMES = '''
+        from jax._src.deprecations import deprecation_getattr as _deprecation_getattr
+
+        _deprecations = {{
+{}
+        }}
+        __getattr__ = _deprecation_getattr(__name__, _deprecations)
+    '''
+TREE_LEAVES = ("jax.tree_leaves was removed in JAX v0.6.0: use jax.tree.leaves (jax v0.4.25 or newer) or "
+               "jax.tree_util.tree_leaves (any JAX version).")
+TREE_MAP = ("jax.tree_map was removed in JAX v0.6.0: use jax.tree.map (jax v0.4.25 or newer) or "
+            "jax.tree_util.tree_map (any JAX version).")
+TREE_MAP_NOW = "jax.tree_map was removed in JAX v0.6.0; use jax.tree.map instead."
+
+
+def test_a_name_a_module_removed_is_a_check_of_its_own_across_releases(git_repo, tmp_path):
+    """The entries of a deprecation table that raise are cards (`crawler.deprecation_tables`). One name dropped from
+    the table while another, worded alike, is added is two checks: each message leads to its own name's card. A
+    name's entry reworded is one check."""
+    def table(*entries):
+        return REMOVED_NAMES.format("\n".join(f"            {name!r}: ({words!r}, {made}),"
+                                              for name, words, made in entries))
+    git_repo.commit({"jax/__init__.py": table(("tree_leaves", TREE_LEAVES, None),
+                                              ("tree_map", "jax.tree_map is deprecated", "len"))}, "v1",
+                    tag="jax-v0.0.1")
+    git_repo.commit({"jax/__init__.py": table(("tree_map", TREE_MAP, None))}, "v2", tag="jax-v0.0.2")
+    git_repo.commit({"jax/__init__.py": table(("tree_map", TREE_MAP_NOW, None))}, "v3", tag="jax-v0.0.3")
+    engine = open_database(tmp_path / "catalogue.db")
+    with JaxRepository(git_repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2", "jax-v0.0.3"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    index = open_index(engine)
+    by_words = {e.template.text: e for e in index.entries}
+    leaves, then, now = by_words[TREE_LEAVES], by_words[TREE_MAP], by_words[TREE_MAP_NOW]
+    assert (leaves.attribute, now.attribute) == ("jax.tree_leaves", "jax.tree_map")
+    with Session(engine) as session:
+        errors = catalogue_history(session).errors
+    assert errors[leaves.error_id].reworded_to == [] and errors[leaves.error_id].moved_to == []
+    assert errors[then.error_id].reworded_to == [now.error_id]
+    # The name dropped leads to no other name's card, however alike their words.
+    [best, *_] = index.lookup(parse_query(f"AttributeError: {TREE_LEAVES}"))
+    assert (best.entry.error_id, best.entry.live_id, best.worded_until) == (leaves.error_id, None, None)
+    assert best.entry.until == "jax-v0.0.1" and best.how == "template"
+    # The name's first wording leads to its card of today.
+    [best, *_] = index.lookup(Query(TREE_MAP, "AttributeError"))
+    assert (best.entry.error_id, best.worded_until) == (now.error_id, "jax-v0.0.2")

@@ -324,3 +324,53 @@ def test_a_function_making_exceptions_of_a_wrapping_class_reads_its_words_then_t
     assert as_raised(Template((Part("opaque", "t"),)), factory, wording).text == expected  # raised as the factory
     called = Template((Part("opaque", "core.escaped_tracer_error(t)"),))
     assert as_raised(called, None, wording).text == expected  # its call spliced into a raise
+
+
+DEPRECATING_MODULE = textwrap.dedent('''
+    from jax._src.api import device_put as _deprecated_device_put
+
+    _deprecations = {
+        # Removed for v0.6.0
+        "tree_map": (
+            "jax.tree_map was removed in JAX v0.6.0: use jax.tree.map "
+            "(jax v0.4.25 or newer) or jax.tree_util.tree_map (any JAX version).",
+            None,
+        ),
+        "device_put_replicated": (
+            "jax.device_put_replicated is deprecated; use jax.device_put instead.",
+            _deprecated_device_put,
+        ),
+    }
+
+    import typing as _typing
+    if _typing.TYPE_CHECKING:
+      pass
+    else:
+      from jax._src.deprecations import deprecation_getattr as _deprecation_getattr
+      __getattr__ = _deprecation_getattr(__name__, _deprecations)
+      del _deprecation_getattr
+''')
+
+
+def test_a_name_a_module_removed_raises_from_its_deprecation_table():
+    [removed] = extract_raise_sites(DEPRECATING_MODULE, "jax/__init__.py")
+    assert (removed.lineno, removed.end_lineno) == (6, 10)
+    assert (removed.kind, removed.exc_class, removed.qualname) == ("raise", "AttributeError", "__getattr__('tree_map')")
+    assert removed.template.text == ("jax.tree_map was removed in JAX v0.6.0: use jax.tree.map (jax v0.4.25 or newer)"
+                                     " or jax.tree_util.tree_map (any JAX version).")
+    assert (removed.guard.kind, removed.guard.condition) == ("access", "jax.tree_map")
+    # `device_put_replicated` still works (a function beside its words): it only warns, and is no site.
+
+
+@pytest.mark.parametrize("change", [
+    ("__getattr__ = _deprecation_getattr(__name__, _deprecations)", "__getattr__ = None"),  # no module __getattr__
+    ("_deprecations = {", "_removed_names = {"),  # another table, not read by deprecation_getattr
+])
+def test_only_the_table_deprecation_getattr_reads_is_read(change):
+    source = DEPRECATING_MODULE.replace(*change)
+    assert extract_raise_sites(source, "jax/__init__.py") == []
+
+
+def test_a_table_inside_a_function_is_not_the_module_s():
+    source = "def f():\n" + textwrap.indent(DEPRECATING_MODULE, "    ")
+    assert extract_raise_sites(source, "jax/__init__.py") == []

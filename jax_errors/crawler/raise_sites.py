@@ -10,6 +10,7 @@ from functools import cached_property
 
 from jax_errors.crawler.assignments import FunctionBody
 from jax_errors.crawler.class_words import ClassWords, InitMessage, class_words
+from jax_errors.crawler.deprecation_tables import getattr_qualname, removed_names
 from jax_errors.crawler.imports import ImportTable, module_imports
 from jax_errors.crawler.messages import MessageResolver, ModuleFunctions, bind_arguments
 from jax_errors.crawler.statements import Scope, StatementVisitor, iter_statements, parse_source
@@ -17,14 +18,14 @@ from jax_errors.db.text import storable
 from jax_errors.template import EMPTY, Part, Template, alternatives
 
 # Bump when extraction changes: blobs scanned by another version are scanned again.
-EXTRACTOR_VERSION = "17"
+EXTRACTOR_VERSION = "18"
 EXCERPT_CONTEXT = 15
 EXCERPT_LINE_CHARS = 400
 
 
 @dataclass(frozen=True)
 class Guard:
-    kind: str  # "if", "else", "except", "while", "case"
+    kind: str  # "if", "else", "except", "while", "case"; "access": reading the attribute `condition` names
     condition: str
 
 
@@ -91,6 +92,7 @@ class RaiseSiteVisitor(StatementVisitor):
 
     def __init__(self, tree: ast.Module, *, path: str, lines: list[str], imports: ImportTable | None = None) -> None:
         super().__init__(tree)
+        self.tree = tree
         self.path = path
         self.lines = lines
         self.imports = imports or module_imports(tree, path)
@@ -175,6 +177,21 @@ class RaiseSiteVisitor(StatementVisitor):
                                      f"{self.imports.module}.{function.name}", raised, template, None, None))
 
     visit_asyncfunctiondef = visit_functiondef
+
+    def visit_assign(self, node: ast.Assign) -> None:
+        """A module's deprecation table (`deprecation_tables`): each name it removed raises `AttributeError` with the
+        entry's words when read, from the module's `__getattr__`, which is the site's function, the name called."""
+        if not isinstance(self.scopes[-1].node, ast.Module):
+            return
+        for removed in removed_names(self.tree, node):
+            self.scopes.append(_Scope(getattr_qualname(removed.name), removed.entry))
+            try:
+                template = self._resolver(node).template(removed.message)
+                attribute = Guard("access", f"{self.imports.module}.{removed.name}")
+                self.sites.append(self._site(removed.entry, "raise", "AttributeError", "AttributeError", template,
+                                             attribute, None))
+            finally:
+                self.scopes.pop()
 
     @property
     def qualname(self) -> str:

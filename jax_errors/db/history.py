@@ -44,6 +44,7 @@ from rapidfuzz import fuzz, process
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.deprecation_tables import is_removed_name
 from jax_errors.db.models import HistoryEvent, Occurrence, RaiseSite, Snapshot
 from jax_errors.db.queries import chunks
 from jax_errors.snapshots import in_release_order
@@ -396,7 +397,7 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves |
                 gained[place(info, info.path)].append(info)
         for key, olds in lost.items():
             news = gained.get(key, [])
-            if _one_check(olds, news) and alike(olds[0], news[0]) is not None:
+            if _one_check(olds, news) and _one_name(olds[0], news[0]) and alike(olds[0], news[0]) is not None:
                 pairs += zip(sorted(olds, key=lambda i: i.error_id), sorted(news, key=lambda i: i.error_id))
     return pairs
 
@@ -406,6 +407,13 @@ def _one_check(olds: list[ErrorInfo], news: list[ErrorInfo]) -> bool:
     alike and the news worded alike (a check repeated in n branches, as `Trace.full_raise` raised its
     leaked-tracer error in 4 until jax 0.2.19). Which of n raises pairs with which is left to their ids."""
     return len(olds) == len(news) > 0 and len({o.skeleton for o in olds}) == 1 == len({n.skeleton for n in news})
+
+
+def _one_name(old: ErrorInfo, new: ErrorInfo) -> bool:
+    """Whether two errors may be one check as far as the names modules removed go: an entry of a module's deprecation
+    table (`deprecation_tables`) is one check only with an entry of the same name (`jax.tree_flatten was removed ...`
+    reads like `jax.tree_leaves was removed ...`, and is another check)."""
+    return old.qualname == new.qualname or not (is_removed_name(old.qualname) or is_removed_name(new.qualname))
 
 
 def renamed_files(removed: list[ErrorInfo], added: list[ErrorInfo]) -> dict[str, str]:
@@ -462,6 +470,8 @@ def _link(old: ErrorInfo, new: ErrorInfo, renamed: Moves) -> str | None:
     A renamed file, or the file a function went to (`Moves`), is the same file.
     """
     same_file = new.path in (old.path, renamed.path_of(old))
+    if not _one_name(old, new):
+        return None
     if old.qualname == new.qualname and same_file:
         return "function"
     if same_file:
@@ -590,8 +600,8 @@ def hand_over(errors: dict[str, ErrorHistory], diffs: list[SnapshotDiff], rank: 
             for _, _, index in process.extract(plain, window, scorer=fuzz.ratio, limit=None,
                                                score_cutoff=100 * HANDOVER_SIMILARITY):
                 position, new_id, new = born[start + index]
-                if _lives_to(errors[new_id], retired, rank) and _narrower_or_same(old, new) and (
-                        ratio := _alike(plain, window[index], HANDOVER_SIMILARITY, contained=False)) is not None:
+                if _lives_to(errors[new_id], retired, rank) and _narrower_or_same(old, new) and _one_name(old, new) \
+                        and (ratio := _alike(plain, window[index], HANDOVER_SIMILARITY, contained=False)) is not None:
                     found.append(_Twin(ratio, old, new, (old.path, retired, position)))
             if found and (old.path, old.qualname) not in raising(diff.new):
                 twins += found

@@ -22,8 +22,9 @@ from jax_errors.template import Template
 EXPLAIN_PATH = "api/explain.json"
 EXPLAIN_SCHEMA = "explain.schema.json"
 # Bump when what the file holds changes shape or meaning (5: heads, not first lines; 6: each entry's `said`; 7: the cut
-# keys of templates a message cut short may begin; 8: a removed card's lineage end, `ends_as`); a reader refuses others.
-FORMAT = 8
+# keys of templates a message cut short may begin; 8: a removed card's lineage end, `ends_as`; 9: the attribute of a
+# name a module removed, `attribute`); a reader refuses others.
+FORMAT = 9
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def entry_record(entry: Entry) -> dict[str, Any]:
         "forms": sorted(entry.template.forms), "path": entry.path, "line": entry.lineno,
         "snapshot": entry.snapshot, "examples": list(entry.examples), "live_id": entry.live_id, "until": entry.until,
         "ends_as": entry.ends_as, "wording_of": entry.wording_of,
-        "said": None if entry.said is None else list(entry.said),
+        "said": None if entry.said is None else list(entry.said), "attribute": entry.attribute,
     }
 
 
@@ -52,7 +53,7 @@ def entry_from_record(record: Mapping[str, Any]) -> Entry:
     return Entry.from_row((record["id"], record["class"], parts, frozenset(record["forms"]), record["path"],
                            record["line"], record["snapshot"], tuple(record["examples"]), record["live_id"],
                            record["until"], record["ends_as"], record["wording_of"],
-                           None if record["said"] is None else tuple(record["said"])))
+                           None if record["said"] is None else tuple(record["said"]), record["attribute"]))
 
 
 def read_artifact(path: Path) -> Artifact:

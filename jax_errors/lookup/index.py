@@ -151,6 +151,9 @@ class Entry:
     # The words the raise passes beyond its template (`said.said_words`; None: not known): which of the sites of one
     # message raised it.
     said: tuple[str, ...] | None = ()
+    # Of a name a module removed (an entry of its deprecation table, `crawler.deprecation_tables`), the attribute read
+    # (`jax.tree_map`): the check is that name's alone, and no other error's words lead on from it.
+    attribute: str | None = None
 
     @property
     def card_id(self) -> str:
@@ -186,14 +189,15 @@ class Entry:
     def row(self) -> tuple:
         """The entry as plain values (what a stored index keeps): `Entry.from_row` makes it again."""
         return (self.error_id, self.exc_class, self.template.parts, self.template.forms, self.path, self.lineno,
-                self.snapshot, self.examples, self.live_id, self.until, self.ends_as, self.wording_of, self.said)
+                self.snapshot, self.examples, self.live_id, self.until, self.ends_as, self.wording_of, self.said,
+                self.attribute)
 
     @classmethod
     def from_row(cls, row: tuple) -> Entry:
         (error_id, exc_class, parts, forms, path, lineno, snapshot, examples, live_id, until, ends_as, wording_of,
-         said) = row
+         said, attribute) = row
         return cls(error_id, exc_class, Template(parts, forms), path, lineno, snapshot, examples, live_id, until,
-                   ends_as, wording_of=wording_of, said=said)
+                   ends_as, wording_of=wording_of, said=said, attribute=attribute)
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -768,6 +772,9 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
     Of neither, one raising the same class of JAX's own that opens with the same words (`same_opening`):
     such a class names one kind of error wherever it is raised (`ConcretizationTypeError`'s message, made
     by `raise_concretization_error` in `jax/core.py` until jax 0.2.9, is raised in `jax/_src/core.py` today).
+
+    A name a module removed (`Entry.attribute`) leads nowhere so: `jax.tree_flatten was removed ...` reads
+    like `jax.tree_leaves was removed ...`, and is another name's check.
     """
     live: dict[str, list[Entry]] = {}
     of_class: dict[str, list[Entry]] = {}
@@ -778,7 +785,7 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
                 of_class.setdefault(entry.exc_class.rpartition(".")[2], []).append(entry)
     resolved: dict[str, Entry] = {}
     for entry in entries:
-        if entry.live_id is None and entry.until is not None:
+        if entry.live_id is None and entry.until is not None and entry.attribute is None:
             alike = [(ratio, other) for other in live.get(entry.path, ())
                      if (ratio := difflib.SequenceMatcher(None, entry.fuzzy_key, other.fuzzy_key, autojunk=False)
                          .ratio()) >= (RESEMBLANCE if other.exc_class == entry.exc_class else RESEMBLANCE_OTHER_CLASS)]
@@ -788,7 +795,8 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
         resolved[entry.error_id] = entry
 
     def opening_alike(entry: Entry) -> Entry:
-        if entry.live_id is not None or entry.until is None or not JAX_CLASS.fullmatch(entry.exc_class):
+        if (entry.live_id is not None or entry.until is None or entry.attribute is not None
+                or not JAX_CLASS.fullmatch(entry.exc_class)):
             return entry
         same = same_opening(entry, of_class.get(entry.exc_class.rpartition(".")[2], []))
         return entry if same is None else dataclasses.replace(entry, live_id=same.error_id)
@@ -915,10 +923,17 @@ def anchor_keys(word_sets: list[frozenset[str]]) -> list[str | None]:
 
 def fuzzy_keys(entries: list[Entry]) -> tuple[list[str], list[list[int]]]:
     """The distinct fuzzy keys (skeletons and seen messages) of FUZZY_MIN_WORDS words or more, in entry order,
-    and the entries owning each."""
+    and the entries owning each.
+
+    A name a module removed (`Entry.attribute`) has none: its message is matched by its template alone. Every
+    wording it had is in the catalogue, and another name's message fits it only by the words all such messages
+    share (`jax.device_put_sharded is deprecated; use jax.device_put instead ...` fits `device_put_replicated`'s at
+    0.82). Nor do the hundreds of them make the words of checks rarer (`common_words`)."""
     position: dict[str, int] = {}
     owners: list[list[int]] = []
     for index, entry in enumerate(entries):
+        if entry.attribute is not None:
+            continue
         for key in dict.fromkeys((entry.fuzzy_key, *entry.examples)):
             if len(key.split()) < FUZZY_MIN_WORDS:
                 continue
@@ -954,7 +969,8 @@ def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, sn
     """
     return Entry(error_id, made_class or site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
                  _examples(observed, template), live_id, None if live_id == error_id else snapshot_label, ends_as,
-                 handled_classes(site), said=said_words(site, template))
+                 handled_classes(site), said=said_words(site, template),
+                 attribute=site.guard if site.guard_kind == "access" else None)
 
 
 def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:

@@ -91,4 +91,6 @@ def guard_sentence(kind: str | None, condition: str | None) -> tuple[str, str | 
         return "Raised inside the loop", f"while {condition}"
     if kind == "case":
         return "Raised in the match case", condition
+    if kind == "access":  # a name a module removed (`crawler.deprecation_tables`)
+        return "Raised when code reads the removed name", condition
     return "Raised unconditionally whenever this statement runs", None
