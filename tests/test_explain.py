@@ -370,6 +370,23 @@ def test_the_hook_prints_the_card_under_a_jax_traceback_and_nothing_else(catalog
     assert sys.excepthook is sys.__excepthook__
 
 
+def test_the_hook_shows_what_a_module_said_of_a_name_it_removed(git_repo, capsys, monkeypatch, tmp_path):
+    """`module 'jax' has no attribute 'tree_leaves'`: of the two cards lookup gives, the hook shows the name's, which
+    says what to use instead, not the card of the message's own raise."""
+    from test_lookup_history import TREE_LEAVES, removed_names_catalogue
+
+    engine = removed_names_catalogue(git_repo, tmp_path / "catalogue.db")
+    build_site(engine, SiteConfig(out=tmp_path / "site", search=False, base_url=BASE_URL))
+    error = jax_error(AttributeError, "module 'jax' has no attribute 'tree_leaves'")
+    first, named = explain(error, index=str(tmp_path / "site"), limit=2)
+    assert (first.how, named.how) == ("template", "removed-name") and TREE_LEAVES.startswith(named.title[:-1])
+    monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
+    hook.install(index=str(tmp_path / "site"))
+    block = _hooked(capsys, error)
+    assert f"[card {named.error_id}, " in block and f"[card {first.error_id}, " not in block
+    hook.uninstall()
+
+
 def test_the_hook_adds_nothing_when_jax_errors_fails(catalogue, capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
     (tmp_path / "broken.json").write_text("not json")

@@ -528,3 +528,26 @@ def test_a_function_that_gave_its_checks_another_class_at_once_keeps_each_check_
     assert linked(old[:2], checks("new", "BufferError", ["x must be y", "a must be b"])) == (set(), set())
     few = checks("old", "ValueError", ["{}"]) + checks("odd", "TypeError", ["", "{}: {}"])[1:]
     assert linked(few, checks("new", "AssertionError", ["{}", "{}: {}"])) == (set(), set())
+
+
+def test_a_removed_name_is_one_check_only_with_its_own_module_s_entry_of_that_name():
+    """The entries of deprecation tables (`crawler.deprecation_tables`): alike words link no other name, nor the same
+    name in another module's table, and several such names moving between two tables do not make a file renamed."""
+    def entry(error_id, path, name, words):
+        return info(error_id, path, f"__getattr__({name!r})", "AttributeError", words)
+
+    said = "{} was removed in JAX v0.6.0: use jax.Device instead."
+    leaves = entry("leaves", "jax/__init__.py", "tree_leaves",
+                   "jax.tree_leaves was removed in JAX v0.6.0: use jax.tree.leaves.")
+    flatten = entry("flatten", "jax/__init__.py", "tree_flatten",
+                    "jax.tree_flatten was removed in JAX v0.6.0: use jax.tree.flatten.")
+    assert linked([leaves], [flatten]) == (set(), set())
+    names = ("Device", "Client", "Buffer")
+    client = [entry(f"c-{n}", "jax/lib/xla_client.py", n, said.format(f"jax.lib.xla_client.{n}")) for n in names]
+    extension = [entry(f"e-{n}", "jax/lib/xla_extension.py", n, said.format(f"jax.lib.xla_extension.{n}"))
+                 for n in names]
+    assert linked(client, extension) == (set(), set())
+    # The same module's entry of that name, reworded, is the same check.
+    reworded = entry("leaves-now", "jax/__init__.py", "tree_leaves",
+                     "jax.tree_leaves was removed; use jax.tree.leaves.")
+    assert linked([leaves], [reworded]) == (set(), {("leaves", "leaves-now")})

@@ -690,22 +690,44 @@ TREE_MAP = ("jax.tree_map was removed in JAX v0.6.0: use jax.tree.map (jax v0.4.
 TREE_MAP_NOW = "jax.tree_map was removed in JAX v0.6.0; use jax.tree.map instead."
 
 
-def test_a_name_a_module_removed_is_a_check_of_its_own_across_releases(git_repo, tmp_path):
-    """The entries of a deprecation table that raise are cards (`crawler.deprecation_tables`). One name dropped from
-    the table while another, worded alike, is added is two checks: each message leads to its own name's card. A
-    name's entry reworded is one check."""
+# deprecations.py's own raise, of a name no table holds.
+GETATTR = '''
+        def deprecation_getattr(module, deprecations):
+            def getattr(name):
+                if name in deprecations:
+                    message, fn = deprecations[name]
+                    if fn is None:
+                        raise AttributeError(message)
+                    return fn
+                raise AttributeError(f"module {module!r} has no attribute {name!r}")
+            return getattr
+    '''
+
+
+def removed_names_catalogue(git_repo, db):
+    """`jax/__init__.py`'s deprecation table over three releases: in jax-v0.0.1 `tree_leaves` raises TREE_LEAVES and
+    `tree_map` only warns; in jax-v0.0.2 `tree_leaves` is gone from the table and `tree_map` raises TREE_MAP; in
+    jax-v0.0.3 it raises TREE_MAP_NOW. The engine of its catalogue at `db`."""
     def table(*entries):
         return REMOVED_NAMES.format("\n".join(f"            {name!r}: ({words!r}, {made}),"
                                               for name, words, made in entries))
     git_repo.commit({"jax/__init__.py": table(("tree_leaves", TREE_LEAVES, None),
-                                              ("tree_map", "jax.tree_map is deprecated", "len"))}, "v1",
-                    tag="jax-v0.0.1")
+                                              ("tree_map", "jax.tree_map is deprecated", "len")),
+                     "jax/_src/deprecations.py": GETATTR}, "v1", tag="jax-v0.0.1")
     git_repo.commit({"jax/__init__.py": table(("tree_map", TREE_MAP, None))}, "v2", tag="jax-v0.0.2")
     git_repo.commit({"jax/__init__.py": table(("tree_map", TREE_MAP_NOW, None))}, "v3", tag="jax-v0.0.3")
-    engine = open_database(tmp_path / "catalogue.db")
+    engine = open_database(db)
     with JaxRepository(git_repo.path) as repository:
         for tag in ("jax-v0.0.1", "jax-v0.0.2", "jax-v0.0.3"):
             crawl_snapshot(engine, repository.snapshot(tag))
+    return engine
+
+
+def test_a_name_a_module_removed_is_a_check_of_its_own_across_releases(git_repo, tmp_path):
+    """The entries of a deprecation table that raise are cards (`crawler.deprecation_tables`). One name dropped from
+    the table while another, worded alike, is added is two checks: each message leads to its own name's card. A
+    name's entry reworded is one check."""
+    engine = removed_names_catalogue(git_repo, tmp_path / "catalogue.db")
     index = open_index(engine)
     by_words = {e.template.text: e for e in index.entries}
     leaves, then, now = by_words[TREE_LEAVES], by_words[TREE_MAP], by_words[TREE_MAP_NOW]
@@ -721,3 +743,42 @@ def test_a_name_a_module_removed_is_a_check_of_its_own_across_releases(git_repo,
     # The name's first wording leads to its card of today.
     [best, *_] = index.lookup(Query(TREE_MAP, "AttributeError"))
     assert (best.entry.error_id, best.worded_until) == (now.error_id, "jax-v0.0.2")
+
+
+def test_a_module_lacking_a_name_it_removed_shows_what_it_said_of_the_name_second(git_repo, tmp_path):
+    """`module 'jax' has no attribute 'tree_leaves'`, once the table dropped the name: first the raise of that message,
+    then the card of the name's entry, at the same score (what jax said to use instead). Not for a name no table
+    held, nor twice when the name's card is a result already."""
+    from jax_errors.lookup.index import REMOVED_NAME
+
+    engine = removed_names_catalogue(git_repo, tmp_path / "catalogue.db")
+    index = open_index(engine)
+    [leaves] = [e for e in index.entries if e.attribute == "jax.tree_leaves"]
+    first, second, *rest = index.lookup(parse_query("AttributeError: module 'jax' has no attribute 'tree_leaves'"))
+    assert first.entry.path == "jax/_src/deprecations.py" and first.how == "template"
+    assert (second.entry.error_id, second.how, second.score) == (leaves.error_id, REMOVED_NAME, first.score)
+    assert all(m.how != REMOVED_NAME for m in rest)
+    # The interpreter's wording of 3.12, with its suggestion, says the same name.
+    [_, again, *_] = index.lookup(parse_query("AttributeError: module 'jax' has no attribute 'tree_leaves'. "
+                                              "Did you mean: 'tree_map'?"))
+    assert again.entry.error_id == leaves.error_id
+    for text in ("module 'jax' has no attribute 'tree_fold'", "module 'jax.numpy' has no attribute 'tree_leaves'"):
+        assert [m.how for m in index.lookup(parse_query(text))] == ["template"]
+    # The name's own message finds its card first, and no second copy of it.
+    assert [m.entry.error_id for m in index.lookup(parse_query(TREE_LEAVES))].count(leaves.error_id) == 1
+
+
+def test_the_card_of_a_removed_name_is_not_added_again_when_a_result_is_it(git_repo, tmp_path):
+    """`LookupIndex._removed_name` adds the card only where no result is it already: the card itself, or the site of a
+    group of one message, or a card of its lineage."""
+    from jax_errors.lookup.index import REMOVED_NAME, Match
+
+    index = open_index(removed_names_catalogue(git_repo, tmp_path / "catalogue.db"))
+    [leaves] = [e for e in index.entries if e.attribute == "jax.tree_leaves"]
+    [generic] = [e for e in index.entries
+                 if e.path == "jax/_src/deprecations.py" and "has no attribute" in e.template.text]
+    query = parse_query("module 'jax' has no attribute 'tree_leaves'")
+    assert index._removed_name(query, [Match(generic, 0.9, "template")]) == Match(leaves, 0.9, REMOVED_NAME)
+    assert index._removed_name(query, [Match(generic, 0.9, "template"), Match(leaves, 0.7, "fuzzy")]) is None
+    assert index._removed_name(query, [Match(generic, 0.9, "template", None, (generic, leaves))]) is None
+    assert index._removed_name(query, []) is None

@@ -374,3 +374,18 @@ def test_only_the_table_deprecation_getattr_reads_is_read(change):
 def test_a_table_inside_a_function_is_not_the_module_s():
     source = "def f():\n" + textwrap.indent(DEPRECATING_MODULE, "    ")
     assert extract_raise_sites(source, "jax/__init__.py") == []
+
+
+def test_a_table_annotated_or_passed_by_keyword_is_read_and_entries_of_other_shapes_are_not():
+    source = textwrap.dedent('''
+        _deprecations: dict[str, tuple] = {
+            "tree_map": ("jax.tree_map was removed.", None),
+            **_older_deprecations,
+            3: ("a key that is no name", None),
+            "tree_leaves": ("jax.tree_leaves was removed.", None, "a third item"),
+            "tree_flatten": ["jax.tree_flatten was removed.", None],
+        }
+        __getattr__ = _deprecation_getattr(module=__name__, deprecations=_deprecations)
+    ''')
+    assert [(s.qualname, s.template.text) for s in extract_raise_sites(source, "jax/__init__.py")] == [
+        ("__getattr__('tree_map')", "jax.tree_map was removed.")]

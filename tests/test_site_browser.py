@@ -197,6 +197,17 @@ JS_RANK = """m => [m.entry.id, m.score, m.how, m.matched ? m.matched.until : nul
                     m.entry.live_id === null ? m.entry.until : null, m.sites.map(s => s.id)]"""
 
 
+def page_ranked(page, base_url, catalogue, texts) -> list[list]:
+    """What the page's lookup gives each text (`JS_RANK`), over the lookup.json of `catalogue`."""
+    from jax_errors.lookup.browser import lookup_record
+
+    page.goto(base_url + "search.html")
+    return page.evaluate("""([record, texts]) => {
+        const matcher = window.jaxErrorsLookup.Matcher(record);
+        return texts.map(t => matcher.lookup(t).map(%s));
+    }""" % JS_RANK, [lookup_record(catalogue), texts])
+
+
 def ranked(matches) -> list[list]:
     """What the parity tests compare: each result's card, score, method, wording, removal and sites."""
     return [[m.entry.error_id, m.score, m.how, m.worded_until, m.removed_after, [s.error_id for s in m.sites]]
@@ -224,6 +235,9 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     queries += [{"message": message, "excClass": cls, "jaxFrames": []}
                 for cls, message in (("ValueError", "cannot reshape array of size 12 into shape (3,)"),
                                      ("IndexError", "too many indices for array"))]
+    # ... and a name jax removed, read as though the module lacked it: the card of its table's entry comes second.
+    queries.append({"message": "module 'jax' has no attribute 'device_put_replicated'", "excClass": "AttributeError",
+                    "jaxFrames": []})
     with Session(open_database(site_db_path)) as session:
         index = index_from_session(session)
     expected = [ranked(index.lookup(Query(q["message"], q["excClass"]))) for q in queries]
@@ -242,6 +256,7 @@ def test_site_lookup_ranks_real_messages_as_the_cli_does(page, base_url, site_db
     assert any(m[2] == "first-line" for e in expected for m in e)  # and first-line matches
     assert any(m[2] == "first-sentence" for e in expected for m in e)  # and first-sentence ones
     assert sum(1 for e in expected for m in e if m[2] == "cut") >= 50  # and messages cut short
+    assert [m[2] for m in expected[-2][:2]] == ["template", "removed-name"]  # and a name jax removed
     assert got == expected
     # What the page says when no card matches is what the CLI says, for every message.
     from jax_errors.lookup import origin
@@ -268,7 +283,7 @@ def test_site_lookup_folds_a_removed_lineage_as_the_cli_does(page, base_url, git
     """The wordings of a check reworded and then removed make one result on the page, as in the CLI."""
     from test_lookup_history import REMOVED_LINEAGE, removed_lineage_catalogue
 
-    from jax_errors.lookup.browser import catalogue_index, lookup_record
+    from jax_errors.lookup.browser import catalogue_index
     from jax_errors.lookup.index import parse_query
     from jax_errors.site_gen.catalogue import load_catalogue
 
@@ -277,12 +292,24 @@ def test_site_lookup_folds_a_removed_lineage_as_the_cli_does(page, base_url, git
     texts = [f"ValueError: {REMOVED_LINEAGE[0]}", "ValueError: pmap requires a leading axis to map over, got (3,)."]
     expected = [ranked(index.lookup(parse_query(t))) for t in texts]
     assert [len(e) for e in expected] == [1, 1] and expected[0][0][0] != expected[1][0][0]
-    page.goto(base_url + "search.html")
-    got = page.evaluate("""([record, texts]) => {
-        const matcher = window.jaxErrorsLookup.Matcher(record);
-        return texts.map(t => matcher.lookup(t).map(%s));
-    }""" % JS_RANK, [lookup_record(catalogue), texts])
-    assert got == expected
+    assert page_ranked(page, base_url, catalogue, texts) == expected
+
+
+def test_site_lookup_names_what_a_module_said_of_a_name_it_removed_as_the_cli_does(page, base_url, git_repo, tmp_path):
+    """A module lacking a name it removed: the page shows the card of the name's entry second, as the CLI does."""
+    from test_lookup_history import TREE_LEAVES, removed_names_catalogue
+
+    from jax_errors.lookup.browser import catalogue_index
+    from jax_errors.lookup.index import parse_query
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    catalogue = load_catalogue(removed_names_catalogue(git_repo, tmp_path / "catalogue.db"))
+    index = catalogue_index(catalogue)
+    texts = ["AttributeError: module 'jax' has no attribute 'tree_leaves'. Did you mean: 'tree_map'?",
+             "AttributeError: module 'jax' has no attribute 'tree_fold'", TREE_LEAVES]
+    expected = [ranked(index.lookup(parse_query(t))) for t in texts]
+    assert [m[2] for m in expected[0]] == ["template", "removed-name"] and [m[2] for m in expected[1]] == ["template"]
+    assert page_ranked(page, base_url, catalogue, texts) == expected
 
 
 def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, tmp_path):

@@ -35,14 +35,15 @@ class RemovedName:
     entry: ast.stmt  # spans the entry's lines, from its key to its value's end
 
 
-def removed_names(tree: ast.Module, table: ast.Assign) -> list[RemovedName]:
+def removed_names(tree: ast.Module, table: ast.Assign | ast.AnnAssign) -> list[RemovedName]:
     """The entries of `table` that raise, when it is the module's deprecation table: a module-level
-    `_deprecations = {...}` the module hands to `deprecation_getattr`. Entries whose message is not
-    a string the source spells are read too: the crawl's resolver makes what it can of them."""
+    `_deprecations = {...}` (annotated or not) the module hands to `deprecation_getattr`. Entries whose
+    message is not a string the source spells are read too: the crawl's resolver makes what it can of
+    them."""
     if not _is_table(table) or not _read_by_getattr(tree):
         return []
     found = []
-    for key, value in zip(table.value.keys, table.value.values):  # type: ignore[attr-defined]
+    for key, value in zip(table.value.keys, table.value.values):  # type: ignore[union-attr]
         if (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Tuple)
                 and len(value.elts) == 2 and isinstance(value.elts[1], ast.Constant) and value.elts[1].value is None):
             entry = ast.Expr(value=value, lineno=key.lineno, col_offset=key.col_offset,
@@ -51,15 +52,18 @@ def removed_names(tree: ast.Module, table: ast.Assign) -> list[RemovedName]:
     return found
 
 
-def _is_table(node: ast.Assign) -> bool:
-    return (len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and node.targets[0].id == TABLE_NAME
+def _is_table(node: ast.Assign | ast.AnnAssign) -> bool:
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+    return (len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id == TABLE_NAME
             and isinstance(node.value, ast.Dict))
 
 
 def _read_by_getattr(tree: ast.Module) -> bool:
-    """Whether the module calls `deprecation_getattr(..., _deprecations)` (under any alias ending so)."""
+    """Whether the module calls `deprecation_getattr(..., _deprecations)` (under any alias ending so; the table
+    passed by position or by keyword)."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == TABLE_NAME for a in node.args):
+        if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == TABLE_NAME
+                                              for a in (*node.args, *(k.value for k in node.keywords))):
             func = node.func
             called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
             if called.lstrip("_") == READER_NAME:

@@ -178,7 +178,7 @@ class RaiseSiteVisitor(StatementVisitor):
 
     visit_asyncfunctiondef = visit_functiondef
 
-    def visit_assign(self, node: ast.Assign) -> None:
+    def visit_assign(self, node: ast.Assign | ast.AnnAssign) -> None:
         """A module's deprecation table (`deprecation_tables`): each name it removed raises `AttributeError` with the
         entry's words when read, from the module's `__getattr__`, which is the site's function, the name called."""
         if not isinstance(self.scopes[-1].node, ast.Module):
@@ -192,6 +192,8 @@ class RaiseSiteVisitor(StatementVisitor):
                                              attribute, None))
             finally:
                 self.scopes.pop()
+
+    visit_annassign = visit_assign
 
     @property
     def qualname(self) -> str:

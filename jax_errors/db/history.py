@@ -397,7 +397,7 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves |
                 gained[place(info, info.path)].append(info)
         for key, olds in lost.items():
             news = gained.get(key, [])
-            if _one_check(olds, news) and _one_name(olds[0], news[0]) and alike(olds[0], news[0]) is not None:
+            if _one_check(olds, news) and _one_name(olds[0], news[0], renamed) and alike(olds[0], news[0]) is not None:
                 pairs += zip(sorted(olds, key=lambda i: i.error_id), sorted(news, key=lambda i: i.error_id))
     return pairs
 
@@ -409,11 +409,14 @@ def _one_check(olds: list[ErrorInfo], news: list[ErrorInfo]) -> bool:
     return len(olds) == len(news) > 0 and len({o.skeleton for o in olds}) == 1 == len({n.skeleton for n in news})
 
 
-def _one_name(old: ErrorInfo, new: ErrorInfo) -> bool:
+def _one_name(old: ErrorInfo, new: ErrorInfo, renamed: Moves | None = None) -> bool:
     """Whether two errors may be one check as far as the names modules removed go: an entry of a module's deprecation
-    table (`deprecation_tables`) is one check only with an entry of the same name (`jax.tree_flatten was removed ...`
-    reads like `jax.tree_leaves was removed ...`, and is another check)."""
-    return old.qualname == new.qualname or not (is_removed_name(old.qualname) or is_removed_name(new.qualname))
+    table (`deprecation_tables`) is one check only with the entry of the same name in the same module (`renamed`: where
+    files went). `jax.tree_flatten was removed ...` reads like `jax.tree_leaves was removed ...`, and `Device` of
+    `jax.lib.xla_client` is not `Device` of `jax.lib.xla_extension`."""
+    if not (is_removed_name(old.qualname) or is_removed_name(new.qualname)):
+        return True
+    return old.qualname == new.qualname and new.path in (old.path, (renamed or Moves()).path_of(old))
 
 
 def renamed_files(removed: list[ErrorInfo], added: list[ErrorInfo]) -> dict[str, str]:
@@ -424,7 +427,8 @@ def renamed_files(removed: list[ErrorInfo], added: list[ErrorInfo]) -> dict[str,
     """
     gained_at: dict[tuple[str, str], set[str]] = defaultdict(set)
     for info in added:
-        gained_at[info.qualname, info.class_name].add(info.path)
+        if not is_removed_name(info.qualname):  # names two modules' tables share say nothing of a file's moving
+            gained_at[info.qualname, info.class_name].add(info.path)
     shared: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for info in removed:
         for path in gained_at.get((info.qualname, info.class_name), ()):
@@ -470,7 +474,7 @@ def _link(old: ErrorInfo, new: ErrorInfo, renamed: Moves) -> str | None:
     A renamed file, or the file a function went to (`Moves`), is the same file.
     """
     same_file = new.path in (old.path, renamed.path_of(old))
-    if not _one_name(old, new):
+    if not _one_name(old, new, renamed):
         return None
     if old.qualname == new.qualname and same_file:
         return "function"

@@ -79,6 +79,7 @@ def card_for_traceback(error: BaseException) -> Explanation | None:
     try:
         from jax_errors.explainer.api import cards_source, explain, is_jax_exception
         from jax_errors.explainer.settings import read_settings
+        from jax_errors.lookup.index import REMOVED_NAME
 
         if not isinstance(error, Exception) or not is_jax_exception(error):
             return None
@@ -90,8 +91,11 @@ def card_for_traceback(error: BaseException) -> Explanation | None:
         except Exception:
             _unavailable.add(settings)
             return None
-        found = explain(error, limit=1, settings=settings)
-        return found[0] if found and found[0].confident else None
+        found = explain(error, limit=2, settings=settings)
+        # Of a name a module removed, what the module said of it tells what to do, where the card of `module 'jax'
+        # has no attribute 'tree_map'` (first) does not: its card comes second (`LookupIndex._removed_name`).
+        best = next((f for f in found if f.how == REMOVED_NAME), found[0] if found else None)
+        return best if best is not None and best.confident else None
     except Exception:
         return None
 

@@ -102,6 +102,7 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "python_classes": sorted(origin.PYTHON_CLASSES),
             "numpy_words": "^(?:" + js_regex(origin.NUMPY_WORDS.pattern, origin.NUMPY_WORDS.flags) + ")$",
             "numpy_classes": sorted(origin.NUMPY_CLASSES),
+            "no_attribute": "^(?:" + js_regex(lookup.NO_ATTRIBUTE.pattern, lookup.NO_ATTRIBUTE.flags) + ")",
             "hole_mark": HOLE_MARK,
             "adjacent_placeholders": js_regex(ADJACENT_PLACEHOLDERS.pattern, ADJACENT_PLACEHOLDERS.flags),
             "title_length": TITLE_LENGTH,
@@ -111,6 +112,8 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
         **_columns([_entry(entry, key, cut_key, index, titles, regexes)
                     for entry, key, cut_key in zip(index.entries, index.anchor_key, index.cut_key, strict=True)]),
         "wording_of": {entry.error_id: entry.wording_of for entry in index.entries if entry.wording_of},
+        # The card of each name a module removed, by the attribute (`LookupIndex.removed_names`).
+        "removed_names": index.removed_names,
         # A removed card's lineage, by the id it ended as (`Entry.lineage_key`): the cards of one make one result.
         "lineage": {entry.error_id: entry.ends_as for entry in index.entries
                     if entry.live_id is None and entry.ends_as},

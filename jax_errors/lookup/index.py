@@ -124,6 +124,11 @@ MATCH_FLOOR = 0.6
 # How much of a card's leading words ranks results of one score (`Entry.lead`).
 LEAD_CHARS = 80
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+# The interpreter's words, and `deprecations.py`'s, for a module that lacks a name: `module 'jax' has no attribute
+# 'tree_map'` (a first line; Python 3.12 may go on `. Did you mean: 'tree'?`).
+NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")
+# How a result found by the name a message says a module lacks is found (`LookupIndex._removed_name`).
+REMOVED_NAME = "removed-name"
 EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
 DOTTED_NAME = re.compile(r"[A-Za-z_][\w.]*")
 VALUES = re.compile(r"\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\([^()]*\)|\[[^\[\]]*\]")
@@ -302,8 +307,8 @@ class Match:
 
     entry: Entry  # the card's error: a live one, or a removed one
     score: float
-    # "template", "first-line" or "first-sentence" (the kind of head that fit: `Entry.head`), "cut" (`cut_fit`), or
-    # "fuzzy"
+    # "template", "first-line" or "first-sentence" (the kind of head that fit: `Entry.head`), "cut" (`cut_fit`),
+    # "fuzzy", or REMOVED_NAME (the name a message says a module lacks, `LookupIndex._removed_name`)
     how: str
     matched: Entry | None = None  # the wording that matched, when it is an earlier one of the card's lineage
     sites: tuple[Entry, ...] = ()  # every site raising the same message (the card's among them), when several
@@ -418,6 +423,7 @@ class LookupIndex:
             "by_line_anchor": by_line_anchor, "unanchored_lines": unanchored_lines, "cut_key": cut_key,
             "by_cut_anchor": by_cut_anchor, "fuzzy_keys": keys,
             "fuzzy_owners": owners, "common_words": sorted(common_words(keys)),
+            "removed_names": removed_name_cards(entries),
         })
 
     def _fill(self, entries: Sequence[Entry], ids: list[str], raised: frozenset[str], prepared: dict) -> None:
@@ -435,6 +441,7 @@ class LookupIndex:
         self._by_cut_anchor = prepared["by_cut_anchor"]
         self.fuzzy_keys, self.fuzzy_owners = prepared["fuzzy_keys"], prepared["fuzzy_owners"]
         self.common_words = frozenset(prepared["common_words"])
+        self.removed_names: dict[str, int] = prepared["removed_names"]
         self._postings: dict[str, list[int]] = {}
         for index, key in enumerate(self.fuzzy_keys):
             for word in sorted(set(key.split()) - self.common_words):
@@ -448,7 +455,8 @@ class LookupIndex:
                 "line_anchor_key": self.line_anchor_key, "by_line_anchor": self._by_line_anchor,
                 "unanchored_lines": self._unanchored_lines, "cut_key": self.cut_key,
                 "by_cut_anchor": self._by_cut_anchor, "fuzzy_keys": self.fuzzy_keys,
-                "fuzzy_owners": self.fuzzy_owners, "common_words": sorted(self.common_words)}
+                "fuzzy_owners": self.fuzzy_owners, "common_words": sorted(self.common_words),
+                "removed_names": self.removed_names}
 
     @classmethod
     def from_prepared(cls, rows: Sequence, make: Callable[[Any], Entry], ids: list[str], raised: frozenset[str],
@@ -594,7 +602,26 @@ class LookupIndex:
         ranked = sorted((m for m in results.values() if m.score >= MATCH_FLOOR),
                         key=lambda m: (-m.score, m.entry.until is not None, m.matched is not None,
                                        -shared_start(m.entry.lead, text), m.entry.error_id))
+        if (named := self._removed_name(query, ranked)) is not None:
+            ranked.insert(1, named)
         return ranked[:limit]
+
+    def _removed_name(self, query: Query, ranked: list[Match]) -> Match | None:
+        """Of a message saying a module lacks a name (`module 'jax' has no attribute 'tree_map'`), the card of that
+        name's entry in the module's deprecation table (`Entry.attribute`), when it had one and no result is it: what
+        the module said of the name while it kept it (`jax.tree_map was removed in JAX v0.6.0: use jax.tree.map
+        ...`). It comes second, at the first result's score, after what fits the message itself (most often the raise
+        of `module {module!r} has no attribute {name!r}`)."""
+        said = NO_ATTRIBUTE.match(first_line_of(without_status(query.message)))
+        index = self.removed_names.get(f"{said['module']}.{said['name']}") if said and ranked else None
+        if index is None:
+            return None
+        card = self.entries[index]
+        # Not when a result is that card already: itself, one of its lineage, or one of the sites it is one of.
+        if any(card.error_id in (m.entry.error_id, *(s.error_id for s in m.sites)) or card.lineage_key ==
+               m.entry.lineage_key for m in ranked):
+            return None
+        return Match(card, ranked[0].score, REMOVED_NAME)
 
     def _adjusted(self, score: float, card: Entry, wording: Entry, query: Query) -> float:
         """`score` of `card` reached through `wording` (its own, or an earlier one): a class the message
@@ -773,13 +800,13 @@ def with_resembling_successors(entries: list[Entry]) -> list[Entry]:
     such a class names one kind of error wherever it is raised (`ConcretizationTypeError`'s message, made
     by `raise_concretization_error` in `jax/core.py` until jax 0.2.9, is raised in `jax/_src/core.py` today).
 
-    A name a module removed (`Entry.attribute`) leads nowhere so: `jax.tree_flatten was removed ...` reads
-    like `jax.tree_leaves was removed ...`, and is another name's check.
+    A name a module removed (`Entry.attribute`) leads nowhere so, nor is it led to: `jax.tree_flatten was
+    removed ...` reads like `jax.tree_leaves was removed ...`, and is another name's check.
     """
     live: dict[str, list[Entry]] = {}
     of_class: dict[str, list[Entry]] = {}
     for entry in entries:
-        if entry.live_id == entry.error_id:
+        if entry.live_id == entry.error_id and entry.attribute is None:
             live.setdefault(entry.path, []).append(entry)
             if JAX_CLASS.fullmatch(entry.exc_class):
                 of_class.setdefault(entry.exc_class.rpartition(".")[2], []).append(entry)
@@ -903,6 +930,23 @@ def anchored(indexes: Iterable[int], keys: Sequence[str | None]) -> tuple[dict[s
         else:
             by_anchor.setdefault(key, []).append(index)
     return by_anchor, unanchored
+
+
+def removed_name_cards(entries: Sequence[Entry]) -> dict[str, int]:
+    """The card of each name a module removed (`Entry.attribute`), by the attribute: the index of its entry, a card's
+    (not an earlier wording's); of several, a live one first, then the end of a removed lineage (no `ends_as`: its
+    last wording), then the smallest id."""
+    found: dict[str, int] = {}
+
+    def rank(entry: Entry) -> tuple:
+        return entry.until is not None, entry.ends_as is not None, entry.error_id
+
+    for index, entry in enumerate(entries):
+        if entry.attribute is None or entry.card_id != entry.error_id:
+            continue
+        if entry.attribute not in found or rank(entry) < rank(entries[found[entry.attribute]]):
+            found[entry.attribute] = index
+    return dict(sorted(found.items()))
 
 
 def first_line_of(message: str) -> str:

@@ -199,6 +199,7 @@
     var pythonClasses = new Set(syntax.python_classes);
     var numpyWords = new RegExp(syntax.numpy_words, "u");
     var numpyClasses = new Set(syntax.numpy_classes);
+    var noAttribute = new RegExp(syntax.no_attribute, "u");
     var text = pyText(syntax.space);
     var HOLE_MARK = syntax.hole_mark;
     var adjacentPlaceholders = new RegExp(syntax.adjacent_placeholders, "gu");
@@ -592,14 +593,18 @@
           (m.matched === null) === (other.matched === null) && compareIds(m.entry.id, other.entry.id) < 0));
     }
 
+    // lookup.py's Entry.lineage_key, of a card: the cards of a removed lineage make one result.
+    function lineageKey(card) {
+      return record.lineage[card.id] === undefined ? card.id : record.lineage[card.id];
+    }
+
     function results(found, query, limit) {
       var cards = new Map();
       Array.from(found.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
         var entry = entryAt(index), card = cardOf(entry);
         var m = {entry: card, score: adjusted(found.get(index)[0], card, entry, query), how: found.get(index)[1],
                  matched: card === entry ? null : entry, sites: []};
-        // lookup.py's Entry.lineage_key: the cards of a removed lineage make one result.
-        var key = record.lineage[card.id] === undefined ? card.id : record.lineage[card.id];
+        var key = lineageKey(card);
         if (!cards.has(key) || better(m, cards.get(key))) cards.set(key, m);
       });
       var grouped = new Map();
@@ -626,7 +631,24 @@
           (a.matched !== null) - (b.matched !== null) ||
           sharedStart(b.entry.lead, spaced) - sharedStart(a.entry.lead, spaced) || compareIds(a.entry.id, b.entry.id);
       });
+      var named = removedName(query, ranked);
+      if (named !== null) ranked.splice(1, 0, named);
       return ranked.slice(0, limit);
+    }
+
+    // lookup.py's _removed_name: of a message saying a module lacks a name, the card of that name's entry in the
+    // module's deprecation table, second, at the first result's score.
+    function removedName(query, ranked) {
+      var said = ranked.length ? noAttribute.exec(firstLineOf(withoutStatus(query.message))) : null;
+      var attribute = said === null ? null : said.groups.module + "." + said.groups.name;
+      if (attribute === null || !Object.prototype.hasOwnProperty.call(record.removed_names, attribute)) return null;
+      var entry = entryAt(record.removed_names[attribute]), key = lineageKey(entry);
+      // Not when a result is that card already: itself, one of its lineage, or one of the sites it is one of.
+      if (ranked.some(function (m) {
+        return m.entry.id === entry.id || lineageKey(m.entry) === key ||
+          m.sites.some(function (s) { return s.id === entry.id; });
+      })) return null;
+      return {entry: entry, score: ranked[0].score, how: "removed-name", matched: null, sites: []};
     }
 
     // lookup.py's framed_site: the site a traceback's innermost frame among them passes through.
@@ -720,10 +742,13 @@
         (m.how === "template" ? "the message fits this template" :
          m.how === "first-line" ? "its first line fits this template's" :
          m.how === "first-sentence" ? "it fits this template's first sentence" :
-         m.how === "cut" ? "cut short, it fits the start of this template" : "a similar wording");
+         m.how === "cut" ? "cut short, it fits the start of this template" :
+         m.how === "removed-name" ? "the name the message says its module lacks is one the module removed" :
+         "a similar wording");
       var meta = document.createElement("span");
       meta.className = "lookup-meta";
       var notes = [m.entry.class + " · " + m.entry.path + ":" + m.entry.line];
+      if (m.how === "removed-name") notes.push("a name its module removed: what the module said when it was read");
       if (m.sites.length) notes.push("one of " + m.sites.length + " sites raising this message");
       var own = m.sites.length ? shown(m.entry) : null;
       if (own !== null) notes.push("this site's own words: \u201c" + own + "\u201d");
