@@ -206,10 +206,15 @@ def two_release_catalogue(repo, db):
 
 def two_release_snapshots(repo, db):
     """The releases jax-v0.0.1 and jax-v0.0.2 of `repo` crawled into the database `db`."""
+    return crawled_releases(repo, db, 2)
+
+
+def crawled_releases(repo, db, count):
+    """The releases jax-v0.0.1 to jax-v0.0.`count` of `repo` crawled into the database `db`: its engine."""
     engine = open_database(db)
     with JaxRepository(repo.path) as repository:
-        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
-            crawl_snapshot(engine, repository.snapshot(tag))
+        for n in range(1, count + 1):
+            crawl_snapshot(engine, repository.snapshot(f"jax-v0.0.{n}"))
     return engine
 
 
@@ -587,11 +592,7 @@ def removed_lineage_catalogue(git_repo, db):
     git_repo.commit({"jax/_src/api.py": check.format(first)}, "v1", tag="jax-v0.0.1")
     git_repo.commit({"jax/_src/api.py": check.format(last)}, "reword", tag="jax-v0.0.2")
     git_repo.commit({"jax/_src/api.py": "X = 1\n"}, "drop", tag="jax-v0.0.3")
-    engine = open_database(db)
-    with JaxRepository(git_repo.path) as repository:
-        for tag in ("jax-v0.0.1", "jax-v0.0.2", "jax-v0.0.3"):
-            crawl_snapshot(engine, repository.snapshot(tag))
-    return engine
+    return crawled_releases(git_repo, db, 3)
 
 
 def test_the_wordings_of_a_removed_lineage_make_one_result(git_repo, tmp_path):
@@ -716,11 +717,7 @@ def removed_names_catalogue(git_repo, db):
                      "jax/_src/deprecations.py": GETATTR}, "v1", tag="jax-v0.0.1")
     git_repo.commit({"jax/__init__.py": table(("tree_map", TREE_MAP, None))}, "v2", tag="jax-v0.0.2")
     git_repo.commit({"jax/__init__.py": table(("tree_map", TREE_MAP_NOW, None))}, "v3", tag="jax-v0.0.3")
-    engine = open_database(db)
-    with JaxRepository(git_repo.path) as repository:
-        for tag in ("jax-v0.0.1", "jax-v0.0.2", "jax-v0.0.3"):
-            crawl_snapshot(engine, repository.snapshot(tag))
-    return engine
+    return crawled_releases(git_repo, db, 3)
 
 
 def test_a_name_a_module_removed_is_a_check_of_its_own_across_releases(git_repo, tmp_path):

@@ -617,9 +617,10 @@ class LookupIndex:
         if index is None:
             return None
         card = self.entries[index]
-        # Not when a result is that card already: itself, one of its lineage, or one of the sites it is one of.
-        if any(card.error_id in (m.entry.error_id, *(s.error_id for s in m.sites)) or card.lineage_key ==
-               m.entry.lineage_key for m in ranked):
+        # Not when a result is that card already: one of its lineage (itself among them), or one of the sites it is
+        # one of.
+        if any(card.lineage_key == m.entry.lineage_key or card.error_id in (s.error_id for s in m.sites)
+               for m in ranked):
             return None
         return Match(card, ranked[0].score, REMOVED_NAME)
 

@@ -643,10 +643,10 @@
       var attribute = said === null ? null : said.groups.module + "." + said.groups.name;
       if (attribute === null || !Object.prototype.hasOwnProperty.call(record.removed_names, attribute)) return null;
       var entry = entryAt(record.removed_names[attribute]), key = lineageKey(entry);
-      // Not when a result is that card already: itself, one of its lineage, or one of the sites it is one of.
+      // Not when a result is that card already: one of its lineage (itself among them), or one of the sites it is
+      // one of.
       if (ranked.some(function (m) {
-        return m.entry.id === entry.id || lineageKey(m.entry) === key ||
-          m.sites.some(function (s) { return s.id === entry.id; });
+        return lineageKey(m.entry) === key || m.sites.some(function (s) { return s.id === entry.id; });
       })) return null;
       return {entry: entry, score: ranked[0].score, how: "removed-name", matched: null, sites: []};
     }
