@@ -323,6 +323,25 @@ def test_a_function_that_went_to_another_file_alone_takes_its_rewritten_check_al
     assert not moved and [(o.error_id, n.error_id) for o, n in reworded] == [("maker", "wrapper")]
 
 
+def test_a_check_goes_to_another_function_of_its_file_only_from_a_function_that_no_longer_raises():
+    """jax 0.8.2 dropped `FragmentedArray.broadcast_in_dim`'s layout check while `reshape` gained one: the only
+    `ValueError`s the file lost and gained, words somewhat alike. While `broadcast_in_dim` still raises, the check was
+    dropped; from a function that raises no more, it went to the other."""
+    path = "jax/experimental/mosaic/gpu/fragmented_array.py"
+    old = info("old", path, "FragmentedArray.broadcast_in_dim", "ValueError",
+               "Layout shape {} does not match broadcast shape {}")
+    new = info("new", path, "FragmentedArray.reshape", "ValueError",
+               "Can't reshape {} to {} with a tiled layout with base tile of {}")
+    raising = {(path, "FragmentedArray.broadcast_in_dim"), (path, "FragmentedArray.reshape")}
+    assert match_lineage([old], [new], raising_after=lambda: raising) == ([], [])
+    assert match_lineage([old], [new], raising_after=lambda: raising - {(path, "FragmentedArray.broadcast_in_dim")}) \
+        == ([], [(old, new)])
+    assert linked([old], [new]) == (set(), {("old", "new")})  # unknown: the functions of the errors gained only
+    # A check rewritten in its own function is its own, whatever else the function raises.
+    again = info("again", path, "FragmentedArray.broadcast_in_dim", "ValueError", "Cannot broadcast {} to {}")
+    assert match_lineage([old], [again], raising_after=lambda: raising) == ([], [(old, again)])
+
+
 def test_a_check_given_another_class_in_its_function_is_rewritten_when_its_words_are_the_class_s():
     before = info("generic", "jax/core.py", "Tracer.__array__", "Exception",
                   "The numpy.ndarray conversion method __array__() was called on the JAX Tracer object {}.")

@@ -542,6 +542,40 @@ def test_the_history_line_links_a_check_rewritten_in_steps_between_two_releases(
     assert history.errors[before.entry.error_id].reworded_to == [after.entry.error_id]
 
 
+def test_a_check_dropped_from_a_function_that_still_raises_is_not_the_check_another_function_gained(git_repo,
+                                                                                                     tmp_path):
+    """`broadcast_in_dim` drops its layout check and keeps raising; `reshape` gains a check of its own, the only
+    `ValueError` its file gained, words somewhat alike: neither the releases' diff nor the commit line links them."""
+    from sqlalchemy import select
+
+    from jax_errors.db.models import HistoryEvent
+
+    broadcast = '''
+        def broadcast_in_dim(x, shape):
+            if x.ndim > len(shape):
+                raise NotImplementedError("Only broadcasting to a higher rank is supported")
+            {}
+    '''
+    dropped = 'raise ValueError(f"Layout shape {x.shape} does not match broadcast shape {shape}")'
+    gained = '''
+        def reshape(x, shape):
+            raise ValueError(f"Can't reshape {x} to {shape} with a tiled layout with base tile of {x.tile}")
+    '''
+    git_repo.commit({"jax/fragmented_array.py": broadcast.replace("{}", dropped)}, "v1", tag="jax-v0.0.1")
+    git_repo.commit({"jax/fragmented_array.py": broadcast.replace("{}", "") + gained}, "v2", tag="jax-v0.0.2")
+    engine = two_release_snapshots(git_repo, tmp_path / "catalogue.db")
+    with JaxRepository(git_repo.path) as repository:
+        crawl_history(engine, repository)
+    with Session(engine) as session:
+        history = catalogue_history(session)
+        kinds = sorted(session.scalars(select(HistoryEvent.kind).where(HistoryEvent.previous_id.is_not(None))))
+    by_words = {e.template.text.partition(" ")[0]: e.error_id for e in open_index(engine).entries}
+    old, new = history.errors[by_words["Layout"]], history.errors[by_words["Can't"]]
+    assert (old.retired_since.tag, new.first.tag) == ("jax-v0.0.2", "jax-v0.0.2")
+    assert (old.reworded_to, old.moved_to, new.predecessors) == ([], [], [])
+    assert kinds == []
+
+
 def test_a_lineage_removed_for_a_like_check_leads_there_from_its_first_wording(git_repo, tmp_path):
     """Moved to another file, reworded there, then dropped for a like check of that file: the first wording, which
     reads less like that check and was raised in a file without it, leads there through its last wording."""

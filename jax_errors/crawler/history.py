@@ -331,7 +331,8 @@ def _record(batch: _Batch, position: int, before: dict[str, ErrorInfo], after: d
         batch.close((info.error_id, info.path), position - 1)
     for info in added + [after[i] for i in relocated]:
         batch.opened[(info.error_id, info.path)] = position
-    moved, reworded = match_lineage(removed, added, [(before[i], after[i]) for i in relocated])
+    moved, reworded = match_lineage(removed, added, [(before[i], after[i]) for i in relocated],
+                                    lambda: {(info.path, info.qualname) for info in after.values()})
     linked_old = {o.error_id for o, _ in moved + reworded}
     linked_new = {n.error_id for _, n in moved + reworded}
     for kind, pairs in (("moved", moved), ("reworded", reworded)):

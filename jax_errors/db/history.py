@@ -35,7 +35,7 @@ import builtins
 import difflib
 import functools
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import NamedTuple
@@ -273,12 +273,14 @@ def relocated(session: Session, old: Snapshot, new: Snapshot, old_paths: dict[st
 
 
 def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo],
-                  relocations: Iterable[tuple[ErrorInfo, ErrorInfo]] = ()
+                  relocations: Iterable[tuple[ErrorInfo, ErrorInfo]] = (),
+                  raising_after: Callable[[], Container[tuple[str, str]]] | None = None,
                   ) -> tuple[list[tuple[ErrorInfo, ErrorInfo]], list[tuple[ErrorInfo, ErrorInfo]]]:
     """Pair vanished errors with new ones: (moved, reworded), each pair (old, new), each id in one pair at most.
 
     `relocations` holds the errors both sides raise at another path (old, new; `relocated`): the functions
-    that moved.
+    that moved. `raising_after` gives the functions that raise on the newer side, (path, qualname), of the
+    files that lost errors at least (`rewritten`); unknown, the functions of `added` only.
     """
     # A function that still raises at its old path (a wrapper left behind) did not go.
     staying = {(info.path, info.qualname) for info in added}
@@ -309,7 +311,7 @@ def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo],
         (moved if same_words or kind == "moved" and old.qualname != new.qualname else reworded).append((old, new))
     unlinked_old = [o for o in removed if o.error_id not in used_old]
     unlinked_new = [n for n in added if n.error_id not in used_new]
-    reworded += (again := rewritten(unlinked_old, unlinked_new, renamed))
+    reworded += (again := rewritten(unlinked_old, unlinked_new, renamed, raising_after))
     linked = {o.error_id for o, _ in again} | {n.error_id for _, n in again}
     reworded += reclassed([o for o in unlinked_old if o.error_id not in linked],
                           [n for n in unlinked_new if n.error_id not in linked], renamed)
@@ -365,7 +367,8 @@ def _by_place(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves,
             for key, (lost, gained) in sorted(found.items()) if lost and gained}
 
 
-def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves | None = None
+def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves | None = None,
+              raising_after: Callable[[], Container[tuple[str, str]]] | None = None,
               ) -> list[tuple[ErrorInfo, ErrorInfo]]:
     """Errors rewritten in place: the only one of a class that a function (or a file, if the words are still
     somewhat alike) lost, and the only one of that class it gained; then the only one of any class a
@@ -374,9 +377,19 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves |
     Their words may share little (`IO effect not supported in vmap-of-while.` became `Unordered IO
     effects not supported in while_loop with batched predicate`), but the check is the same one.
     `renamed` tells where files and functions went (`Moves`).
+
+    A check goes to another function of its file only from a function that no longer raises
+    (`raising_after`, as `match_lineage` takes it): where the function still raises, its check was
+    dropped (jax 0.8.2 dropped `FragmentedArray.broadcast_in_dim`'s `Layout shape ... does not match
+    broadcast shape ...` and gave `reshape` a check of its own).
     """
     renamed = renamed or Moves()
     pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
+
+    def still_raises(olds: list[ErrorInfo]) -> bool:
+        raising = raising_after() if raising_after is not None else ()
+        return any((place := (renamed.path_of(old), old.qualname)) in raising
+                   or place in {(new.path, new.qualname) for new in added} for old in olds)
 
     def alike_by(threshold: float) -> Callable[[ErrorInfo, ErrorInfo], float | None]:
         return lambda old, new: _alike(old.skeleton, new.skeleton, threshold, contained=False)
@@ -397,7 +410,9 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves |
                 gained[place(info, info.path)].append(info)
         for key, olds in lost.items():
             news = gained.get(key, [])
-            if _one_check(olds, news) and _one_name(olds[0], news[0], renamed) and alike(olds[0], news[0]) is not None:
+            if (_one_check(olds, news) and _one_name(olds[0], news[0], renamed)
+                    and alike(olds[0], news[0]) is not None
+                    and (olds[0].qualname == news[0].qualname or not still_raises(olds))):
                 pairs += zip(sorted(olds, key=lambda i: i.error_id), sorted(news, key=lambda i: i.error_id))
     return pairs
 
@@ -484,14 +499,18 @@ def _link(old: ErrorInfo, new: ErrorInfo, renamed: Moves) -> str | None:
 
 
 def diff_snapshots(session: Session, old: Snapshot, new: Snapshot,
-                   paths: dict[int, dict[str, str]] | None = None) -> SnapshotDiff:
-    """Errors added, removed and reworded between two snapshots (`paths`: `error_paths_by_snapshot`'s, if read)."""
+                   paths: dict[int, dict[str, str]] | None = None,
+                   raising: Callable[[Snapshot], set[tuple[str, str]]] | None = None) -> SnapshotDiff:
+    """Errors added, removed and reworded between two snapshots (`paths`: `error_paths_by_snapshot`'s, if read;
+    `raising`: `raising_functions` of a snapshot, if cached)."""
     paths = paths if paths is not None else error_paths_by_snapshot(session)
+    raising = raising or functools.partial(raising_functions, session)
     old_paths, new_paths = paths.get(old.id, {}), paths.get(new.id, {})
     removed = error_infos(session, old, old_paths.keys() - new_paths.keys())
     added = error_infos(session, new, new_paths.keys() - old_paths.keys())
     moved, reworded = match_lineage(list(removed.values()), list(added.values()),
-                                    relocated(session, old, new, old_paths, new_paths) if removed and added else ())
+                                    relocated(session, old, new, old_paths, new_paths) if removed and added else (),
+                                    lambda: raising(new))
     linked_old = {o.error_id for o, _ in moved + reworded}
     linked_new = {n.error_id for _, n in moved + reworded}
     return SnapshotDiff(
@@ -520,7 +539,8 @@ def catalogue_history(session: Session) -> CatalogueHistory:
     for snapshot in snapshots:
         for error_id in sorted(paths.get(snapshot.id, ())):
             histories.setdefault(error_id, ErrorHistory(error_id)).snapshots.append(snapshot)
-    diffs = [diff_snapshots(session, older, newer, paths) for older, newer in zip(snapshots, snapshots[1:])]
+    raising = functools.cache(lambda snapshot: raising_functions(session, snapshot))
+    diffs = [diff_snapshots(session, older, newer, paths, raising) for older, newer in zip(snapshots, snapshots[1:])]
     for diff in diffs:
         for old, new in diff.reworded:
             histories[old.error_id].reworded_to.append(new.error_id)
@@ -535,7 +555,7 @@ def catalogue_history(session: Session) -> CatalogueHistory:
             history.retired_since = snapshots[after]
     rank = lambda snapshot: position[snapshot.id]  # noqa: E731
     link_along_the_line(histories, line_links(session), rank)
-    hand_over(histories, diffs, rank, functools.cache(lambda snapshot: raising_functions(session, snapshot)))
+    hand_over(histories, diffs, rank, raising)
     return CatalogueHistory(snapshots, diffs, histories)
 
 
