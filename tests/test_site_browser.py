@@ -140,6 +140,25 @@ def test_a_message_with_words_on_no_card_is_searched_again_with_fewer(page, base
     assert page.errors == []
 
 
+def test_what_full_text_search_says_of_a_long_message_stays_in_its_box_on_a_phone(browser, base_url):
+    """Pagefind's "No results for ..." repeats the pasted message: on a phone it takes lines, and its box grows with
+    them instead of the text running over the footer."""
+    import urllib.parse
+
+    phone = browser.new_page(viewport={"width": 390, "height": 900})
+    pasted = "RuntimeError: " + " ".join(f"xylophone{i} quasar{i}" for i in range(12))
+    phone.goto(base_url + "search.html?q=" + urllib.parse.quote(pasted))
+    said = phone.locator(".pagefind-ui__message")
+    said.wait_for(timeout=TIMEOUT_MS)
+    phone.wait_for_function("document.querySelector('.pagefind-ui__message').innerText.startsWith('No results')",
+                            timeout=TIMEOUT_MS)
+    held, lines, below = said.evaluate("""m => [m.scrollHeight <= m.clientHeight + 1,
+        m.getBoundingClientRect().height / parseFloat(getComputedStyle(m).lineHeight || 16),
+        document.querySelector('footer').getBoundingClientRect().top >= m.getBoundingClientRect().bottom]""")
+    assert held and below and lines >= 3
+    phone.close()
+
+
 def test_a_traceback_pasted_in_the_header_box_keeps_its_lines(page, base_url):
     page.goto(base_url + "modules/index.html")
     box = page.locator(".site-search textarea[name=q]")
