@@ -471,6 +471,9 @@ def test_numpy_s_own_messages_lead_to_no_merely_alike_card(index, installed_db_p
     reshape = "cannot reshape array of size 12 into shape (3,)"
     assert [m.how for m in index.lookup(Query(reshape, "JaxRuntimeError"))][:1] == ["fuzzy"]  # alike words of jax's
     assert index.lookup(Query(reshape, "ValueError")) == [] == index.lookup(Query(reshape))
+    # `np.dtype` of what names no type (#1363): jax's `dtype {dtype!r} not understood` reads alike (0.71), not it.
+    assert index.lookup(Query("data type not understood", "TypeError")) == []
+    assert index.lookup(Query("data type not understood")) == [] == index.lookup(Query("data type 'x' not understood"))
     # jax's own `Only integer scalar arrays ...` is a card; NumPy's, in small letters and with no full stop, is none.
     assert index.lookup(Query("only integer scalar arrays can be converted to a scalar index", "TypeError")) == []
     [own, *_] = index.lookup(Query("Only integer scalar arrays can be converted to a scalar index.", "TypeError"))

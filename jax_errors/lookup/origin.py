@@ -84,6 +84,7 @@ NUMPY_WORDS = re.compile("(?:" + "|".join((
     r"all the input arrays must have same number of dimensions, .+",
     r"arrays used as indices must be of integer \(or boolean\) type",
     r"zero-size array to reduction operation \w+ which has no identity",
+    r"data type (?:'[^']*' |\"[^\"]*\" )?not understood",  # `np.dtype` of what names none (#1363)
 )) + ")")
 NUMPY_CLASSES = frozenset({"IndexError", "TypeError", "ValueError"})
 NO_SITE = "raised inside XLA: no Python raise site"
