@@ -356,7 +356,7 @@ def lookup(message, limit, as_json, db) -> None:
     """
     import json
 
-    from jax_errors.lookup.index import REMOVED_NAME, parse_query, unquoted
+    from jax_errors.lookup.index import HELD, REMOVED_NAME, parse_query, unquoted
     from jax_errors.lookup.origin import no_card_verdict
     from jax_errors.lookup.said import shown_words
     from jax_errors.lookup.stored import stored_index
@@ -385,6 +385,8 @@ def lookup(message, limit, as_json, db) -> None:
             click.echo(f"      worded so up to {m.worded_until}: {_one_line(m.matched.template.text, 80)}")
         if m.how == REMOVED_NAME:
             click.echo("      a name its module removed: what the module said when it was read")
+        if m.how == HELD:
+            click.echo("      the message a removed raise added words to: what raises it today")
         if m.removed_after:
             click.echo(f"      no longer raised after {m.removed_after}")
         if m.sites:

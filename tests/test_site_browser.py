@@ -331,6 +331,25 @@ def test_site_lookup_names_what_a_module_said_of_a_name_it_removed_as_the_cli_do
     assert page_ranked(page, base_url, catalogue, texts) == expected
 
 
+def test_site_lookup_leads_a_removed_raise_s_added_words_to_the_message_held_as_the_cli_does(page, base_url, git_repo,
+                                                                                              tmp_path):
+    """A message a removed raise added a hint to: the page shows the card of the message it held first, as the CLI
+    does; pasted without its last line, and with words no card fits, too."""
+    from test_lookup_history import GATHER_WRAPPED, wrapper_catalogue
+
+    from jax_errors.lookup.browser import catalogue_index
+    from jax_errors.lookup.index import HELD, parse_query
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    catalogue = load_catalogue(wrapper_catalogue(git_repo, tmp_path / "catalogue.db"))
+    index = catalogue_index(catalogue)
+    texts = [GATHER_WRAPPED, GATHER_WRAPPED.rpartition("\n")[0],
+             GATHER_WRAPPED.replace("Gather op has", "Scatter op had")]
+    expected = [ranked(index.lookup(parse_query(t))) for t in texts]
+    assert [e[0][2] for e in expected] == [HELD, HELD, "template"]
+    assert page_ranked(page, base_url, catalogue, texts) == expected
+
+
 def test_site_lookup_follows_history_as_the_cli_does(page, base_url, git_repo, tmp_path):
     """Old wordings, removed errors, one message at several sites and frames: the browser's answers are the CLI's."""
     from test_lookup_history import CONCRETE, two_release_catalogue

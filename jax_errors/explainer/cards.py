@@ -79,7 +79,7 @@ class Explanation:
     score: float  # lookup's score, 0.6 to 1 (1 for a card asked for by id)
     confidence: str  # `high`, `medium` or `low`: lookup's bands (`lookup.index.CONFIDENCE`)
     url: str
-    how: str = "id"  # "template", "first-line", "first-sentence", "cut", "fuzzy", "removed-name", or "id"
+    how: str = "id"  # "template", "first-line", "first-sentence", "cut", "fuzzy", "removed-name", "held", or "id"
     worded_until: str | None = None  # the message is an older wording, last raised in this snapshot
 
     @property

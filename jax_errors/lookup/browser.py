@@ -114,6 +114,8 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
         "wording_of": {entry.error_id: entry.wording_of for entry in index.entries if entry.wording_of},
         # The card of each name a module removed, by the attribute (`LookupIndex.removed_names`).
         "removed_names": index.removed_names,
+        # The words each raise adds to a caught exception's message, by its id (`LookupIndex.wrappers`).
+        "wrappers": index.wrappers,
         # A removed card's lineage, by the id it ended as (`Entry.lineage_key`): the cards of one make one result.
         "lineage": {entry.error_id: entry.ends_as for entry in index.entries
                     if entry.live_id is None and entry.ends_as},

@@ -40,6 +40,7 @@ from rapidfuzz import fuzz
 from jax_errors.exceptions import QueryTooLongError
 from jax_errors.lookup.origin import looks_raised_in_xla, looks_worded_elsewhere, without_status
 from jax_errors.lookup.said import said_words, worded_site
+from jax_errors.lookup.wrapped import words_after_caught
 from jax_errors.template import (
     HOLE_MARK,
     TEMPLATE_FLAGS,
@@ -129,6 +130,8 @@ FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")
 # How a result found by the name a message says a module lacks is found (`LookupIndex._removed_name`).
 REMOVED_NAME = "removed-name"
+# How a result is found that is the card of the message a removed raise added words to (`LookupIndex._held`).
+HELD = "held"
 EXCEPTION_LINE = re.compile(r"^(?P<cls>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|Iteration))(?::\s?(?P<msg>.*))?$")
 DOTTED_NAME = re.compile(r"[A-Za-z_][\w.]*")
 VALUES = re.compile(r"\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|\([^()]*\)|\[[^\[\]]*\]")
@@ -159,6 +162,9 @@ class Entry:
     # Of a name a module removed (an entry of its deprecation table, `crawler.deprecation_tables`), the attribute read
     # (`jax.tree_map`): the check is that name's alone, and no other error's words lead on from it.
     attribute: str | None = None
+    # Of a raise adding words to the message of an exception it caught (`wrapped.words_after_caught`), those words,
+    # folded: what its messages hold after the caught one's (not stored: the index keeps them, `LookupIndex.wrappers`).
+    wraps: str | None = None
 
     @property
     def card_id(self) -> str:
@@ -424,6 +430,7 @@ class LookupIndex:
             "by_cut_anchor": by_cut_anchor, "fuzzy_keys": keys,
             "fuzzy_owners": owners, "common_words": sorted(common_words(keys)),
             "removed_names": removed_name_cards(entries),
+            "wrappers": {entry.error_id: entry.wraps for entry in entries if entry.wraps},
         })
 
     def _fill(self, entries: Sequence[Entry], ids: list[str], raised: frozenset[str], prepared: dict) -> None:
@@ -442,6 +449,7 @@ class LookupIndex:
         self.fuzzy_keys, self.fuzzy_owners = prepared["fuzzy_keys"], prepared["fuzzy_owners"]
         self.common_words = frozenset(prepared["common_words"])
         self.removed_names: dict[str, int] = prepared["removed_names"]
+        self.wrappers: dict[str, str] = prepared["wrappers"]  # by error id, the words each adds (`Entry.wraps`)
         self._postings: dict[str, list[int]] = {}
         for index, key in enumerate(self.fuzzy_keys):
             for word in sorted(set(key.split()) - self.common_words):
@@ -456,7 +464,7 @@ class LookupIndex:
                 "unanchored_lines": self._unanchored_lines, "cut_key": self.cut_key,
                 "by_cut_anchor": self._by_cut_anchor, "fuzzy_keys": self.fuzzy_keys,
                 "fuzzy_owners": self.fuzzy_owners, "common_words": sorted(self.common_words),
-                "removed_names": self.removed_names}
+                "removed_names": self.removed_names, "wrappers": self.wrappers}
 
     @classmethod
     def from_prepared(cls, rows: Sequence, make: Callable[[Any], Entry], ids: list[str], raised: frozenset[str],
@@ -602,9 +610,27 @@ class LookupIndex:
         ranked = sorted((m for m in results.values() if m.score >= MATCH_FLOOR),
                         key=lambda m: (-m.score, m.entry.until is not None, m.matched is not None,
                                        -shared_start(m.entry.lead, text), m.entry.error_id))
+        if (held := self._held(query, ranked)) is not None:
+            ranked = [held, *(m for m in ranked if not _names(m, held.entry))]
         if (named := self._removed_name(query, ranked)) is not None:
             ranked.insert(1, named)
         return ranked[:limit]
+
+    def _held(self, query: Query, ranked: list[Match]) -> Match | None:
+        """When the first result is a removed raise, with no raise succeeding it, that added words to the message of an
+        exception it caught (`wrapped`), the card of the message the pasted one held before those words, if it is a
+        live one: what the same mistake raises today. It comes first, at the first result's score; the removed raise
+        second."""
+        first = ranked[0] if ranked else None
+        if first is None or first.entry.live_id is not None:
+            return None
+        message = folded(query.message)
+        words = self.wrappers.get((first.matched or first.entry).error_id)
+        end = message.find(words) if words else -1
+        held = self.lookup(Query(message[:end]), limit=1) if end > 0 else []
+        if not held or held[0].entry.live_id is None:
+            return None
+        return Match(held[0].entry, first.score, HELD, held[0].matched, held[0].sites)
 
     def _removed_name(self, query: Query, ranked: list[Match]) -> Match | None:
         """Of a message saying a module lacks a name (`module 'jax' has no attribute 'tree_map'`), the card of that
@@ -617,10 +643,8 @@ class LookupIndex:
         if index is None:
             return None
         card = self.entries[index]
-        # Not when a result is that card already: one of its lineage (itself among them), or one of the sites it is
-        # one of.
-        if any(card.lineage_key == m.entry.lineage_key or card.error_id in (s.error_id for s in m.sites)
-               for m in ranked):
+        # Not when a result is that card already.
+        if any(_names(m, card) for m in ranked):
             return None
         return Match(card, ranked[0].score, REMOVED_NAME)
 
@@ -769,6 +793,11 @@ def framed_site(sites: Sequence[Entry], frames: Sequence[tuple[str, int]]) -> En
             if (site.path, site.lineno) == tuple(frame):
                 return site
     return None
+
+
+def _names(match: Match, card: Entry) -> bool:
+    """Whether a result is a card already: one of its lineage (itself among them), or one of the sites it is one of."""
+    return card.lineage_key == match.entry.lineage_key or card.error_id in (site.error_id for site in match.sites)
 
 
 def _may_head(match: Match) -> list[Entry]:
@@ -1015,7 +1044,8 @@ def make_entry(error_id: str, site: RaiseSite, template: Template, path: str, sn
     return Entry(error_id, made_class or site.exc_class or site.exc_expr, template, path, site.lineno, snapshot_label,
                  _examples(observed, template), live_id, None if live_id == error_id else snapshot_label, ends_as,
                  handled_classes(site), said=said_words(site, template),
-                 attribute=site.guard if site.guard_kind == "access" else None)
+                 attribute=site.guard if site.guard_kind == "access" else None,
+                 wraps=words_after_caught(site, template))
 
 
 def _examples(messages: Iterable[str], template: Template) -> tuple[str, ...]:

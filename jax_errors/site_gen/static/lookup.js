@@ -631,9 +631,32 @@
           (a.matched !== null) - (b.matched !== null) ||
           sharedStart(b.entry.lead, spaced) - sharedStart(a.entry.lead, spaced) || compareIds(a.entry.id, b.entry.id);
       });
+      var held = heldCard(query, ranked);
+      if (held !== null) {
+        ranked = [held].concat(ranked.filter(function (m) { return !names(m, held.entry); }));
+      }
       var named = removedName(query, ranked);
       if (named !== null) ranked.splice(1, 0, named);
       return ranked.slice(0, limit);
+    }
+
+    // lookup.py's _names: whether a result is a card already (one of its lineage, or one of the sites it is one of).
+    function names(m, card) {
+      var key = lineageKey(card);
+      return lineageKey(m.entry) === key || m.sites.some(function (s) { return s.id === card.id; });
+    }
+
+    // lookup.py's _held: when the first result is a removed raise, none succeeding it, that added words to a caught
+    // exception's message, the live card of the message the pasted one held before those words, first, at its score.
+    function heldCard(query, ranked) {
+      if (!ranked.length || ranked[0].entry.live_id !== null) return null;
+      var first = ranked[0], message = text.split(query.message).join(" ");
+      var wording = first.matched || first.entry;
+      var words = Object.prototype.hasOwnProperty.call(record.wrappers, wording.id) ? record.wrappers[wording.id] : "";
+      var end = words ? message.indexOf(words) : -1;
+      var held = end > 0 ? lookup({message: message.slice(0, end), excClass: null, jaxFrames: []}, 1) : [];
+      if (!held.length || held[0].entry.live_id === null) return null;
+      return {entry: held[0].entry, score: first.score, how: "held", matched: held[0].matched, sites: held[0].sites};
     }
 
     // lookup.py's _removed_name: of a message saying a module lacks a name, the card of that name's entry in the
@@ -642,12 +665,8 @@
       var said = ranked.length ? noAttribute.exec(firstLineOf(withoutStatus(query.message))) : null;
       var attribute = said === null ? null : said.groups.module + "." + said.groups.name;
       if (attribute === null || !Object.prototype.hasOwnProperty.call(record.removed_names, attribute)) return null;
-      var entry = entryAt(record.removed_names[attribute]), key = lineageKey(entry);
-      // Not when a result is that card already: one of its lineage (itself among them), or one of the sites it is
-      // one of.
-      if (ranked.some(function (m) {
-        return lineageKey(m.entry) === key || m.sites.some(function (s) { return s.id === entry.id; });
-      })) return null;
+      var entry = entryAt(record.removed_names[attribute]);
+      if (ranked.some(function (m) { return names(m, entry); })) return null;  // a result is that card already
       return {entry: entry, score: ranked[0].score, how: "removed-name", matched: null, sites: []};
     }
 
@@ -744,11 +763,13 @@
          m.how === "first-sentence" ? "it fits this template's first sentence" :
          m.how === "cut" ? "cut short, it fits the start of this template" :
          m.how === "removed-name" ? "the name the message says its module lacks is one the module removed" :
+         m.how === "held" ? "the message fits a removed raise that added words to this one's message" :
          "a similar wording");
       var meta = document.createElement("span");
       meta.className = "lookup-meta";
       var notes = [m.entry.class + " · " + m.entry.path + ":" + m.entry.line];
       if (m.how === "removed-name") notes.push("a name its module removed: what the module said when it was read");
+      if (m.how === "held") notes.push("the message a removed raise added words to: what raises it today");
       if (m.sites.length) notes.push("one of " + m.sites.length + " sites raising this message");
       var own = m.sites.length ? shown(m.entry) : null;
       if (own !== null) notes.push("this site's own words: \u201c" + own + "\u201d");
