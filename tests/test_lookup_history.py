@@ -850,8 +850,8 @@ def wrapper_catalogue(git_repo, db, *, wrapper_kept=False):
 
 def test_a_message_a_removed_raise_added_words_to_leads_to_the_card_of_the_message_it_held(git_repo, tmp_path):
     """XLA's gather error with jax 0.1's hint after it: the hint's raise is gone, and what the message held before the
-    hint is what jax's own check raises today. Its card comes first, at the score of the message's fit to the removed
-    raise; that raise's card second."""
+    hint is what jax's own check raises today. Its card comes first, at the score of the held words' own fit (no
+    class: the caught exception's is not the message's); that raise's card second, at its score."""
     from jax_errors.lookup.index import HELD
 
     index = open_index(wrapper_catalogue(git_repo, tmp_path / "catalogue.db"))
@@ -859,15 +859,25 @@ def test_a_message_a_removed_raise_added_words_to_leads_to_the_card_of_the_messa
     [check] = [e for e in index.entries if e.path == "jax/_src/lax/slicing.py"]
     assert index.wrappers == {wrapper.error_id: "This is a bug in JAX's shape-checking rules; please report it!"}
     first, second, *rest = index.lookup(parse_query(GATHER_WRAPPED))
-    assert (first.entry.error_id, first.how) == (check.error_id, HELD)
-    assert (second.entry.error_id, second.how, second.score) == (wrapper.error_id, "template", first.score)
+    [alone] = index.lookup(Query(" ".join(GATHER_WRAPPED.partition(": ")[2].split("This is a bug")[0].split())),
+                           limit=1)
+    assert (first.entry.error_id, first.how, first.score) == (check.error_id, HELD, alone.score)
+    assert (second.entry.error_id, second.how) == (wrapper.error_id, "template") and second.score > first.score
     assert all(m.entry.error_id != check.error_id for m in rest)
     # Pasted without its last line, it is cut short: the same.
     [first, *_] = index.lookup(parse_query(GATHER_WRAPPED.rpartition("\n")[0]))
     assert (first.entry.error_id, first.how) == (check.error_id, HELD)
-    # Words held that no card fits leave the removed raise first.
-    [first, *_] = index.lookup(parse_query(GATHER_WRAPPED.replace("Gather op has", "Scatter op had")))
-    assert first.entry.error_id == wrapper.error_id
+    # Held words that read much like the check's (XLA's own, 0.83) lead there; words no card fits, or that read only
+    # a little like a card's (0.64: low confidence), leave the removed raise first.
+    alike = GATHER_WRAPPED.replace(" and the bound", " but the bound")
+    assert [(m.entry.error_id, m.how) for m in index.lookup(parse_query(alike))][:1] == [(check.error_id, HELD)]
+    unlike = "Gather op failed: the index map has 3 elements and the bound of dimension index_vector_dim=-1 differs."
+    for message in (GATHER_WRAPPED.replace("Gather op has", "Scatter op had"),
+                    f"RuntimeError: {unlike}\n" + GATHER_WRAPPED.partition("\n")[2]):
+        [first, *_] = index.lookup(parse_query(message))
+        assert first.entry.error_id == wrapper.error_id
+    [weak] = index.lookup(Query(unlike), limit=1)
+    assert weak.entry.error_id == check.error_id and weak.confidence == "low"
 
 
 def test_a_message_a_live_raise_added_words_to_is_that_raise_s(git_repo, tmp_path):

@@ -280,10 +280,11 @@ def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo],
 
     `relocations` holds the errors both sides raise at another path (old, new; `relocated`): the functions
     that moved. `raising_after` gives the functions that raise on the newer side, (path, qualname), of the
-    files that lost errors at least (`rewritten`); unknown, the functions of `added` only.
+    files that lost errors at least (`rewritten`); not given, those `added` raises in.
     """
     # A function that still raises at its old path (a wrapper left behind) did not go.
     staying = {(info.path, info.qualname) for info in added}
+    raising_after = raising_after or (lambda: staying)
     renamed = Moves(renamed_files(removed, added),
                     {place: path for place, path in moved_functions(relocations).items() if place not in staying})
     by_class: dict[str, list[ErrorInfo]] = defaultdict(list)
@@ -386,10 +387,12 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves |
     renamed = renamed or Moves()
     pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
 
-    def still_raises(olds: list[ErrorInfo]) -> bool:
+    def in_place_or_gone(olds: list[ErrorInfo], news: list[ErrorInfo]) -> bool:
+        """Whether the checks stay in their one function, or left functions that raise no more (unknown: left)."""
+        if len({info.qualname for info in olds + news}) == 1:
+            return True
         raising = raising_after() if raising_after is not None else ()
-        return any((place := (renamed.path_of(old), old.qualname)) in raising
-                   or place in {(new.path, new.qualname) for new in added} for old in olds)
+        return not any((renamed.path_of(old), old.qualname) in raising for old in olds)
 
     def alike_by(threshold: float) -> Callable[[ErrorInfo, ErrorInfo], float | None]:
         return lambda old, new: _alike(old.skeleton, new.skeleton, threshold, contained=False)
@@ -411,8 +414,7 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves |
         for key, olds in lost.items():
             news = gained.get(key, [])
             if (_one_check(olds, news) and _one_name(olds[0], news[0], renamed)
-                    and alike(olds[0], news[0]) is not None
-                    and (olds[0].qualname == news[0].qualname or not still_raises(olds))):
+                    and alike(olds[0], news[0]) is not None and in_place_or_gone(olds, news)):
                 pairs += zip(sorted(olds, key=lambda i: i.error_id), sorted(news, key=lambda i: i.error_id))
     return pairs
 

@@ -314,7 +314,8 @@ class Match:
     entry: Entry  # the card's error: a live one, or a removed one
     score: float
     # "template", "first-line" or "first-sentence" (the kind of head that fit: `Entry.head`), "cut" (`cut_fit`),
-    # "fuzzy", or REMOVED_NAME (the name a message says a module lacks, `LookupIndex._removed_name`)
+    # "fuzzy", REMOVED_NAME (the name a message says a module lacks, `LookupIndex._removed_name`), or HELD (the message
+    # a removed raise added words to, `LookupIndex._held`)
     how: str
     matched: Entry | None = None  # the wording that matched, when it is an earlier one of the card's lineage
     sites: tuple[Entry, ...] = ()  # every site raising the same message (the card's among them), when several
@@ -619,18 +620,20 @@ class LookupIndex:
     def _held(self, query: Query, ranked: list[Match]) -> Match | None:
         """When the first result is a removed raise, with no raise succeeding it, that added words to the message of an
         exception it caught (`wrapped`), the card of the message the pasted one held before those words, if it is a
-        live one: what the same mistake raises today. It comes first, at the first result's score; the removed raise
-        second."""
+        live one found with medium confidence or more (CONFIDENCE): what the same mistake raises today. It comes
+        before the other results, at the score of its own fit, which may be below the removed raise's: the message
+        fits that raise better, and that raise is gone."""
         first = ranked[0] if ranked else None
         if first is None or first.entry.live_id is not None:
             return None
         message = folded(query.message)
         words = self.wrappers.get((first.matched or first.entry).error_id)
         end = message.find(words) if words else -1
+        # The caught exception's class is not the message's: the held words are looked up with none.
         held = self.lookup(Query(message[:end]), limit=1) if end > 0 else []
-        if not held or held[0].entry.live_id is None:
+        if not held or held[0].entry.live_id is None or held[0].score < CONFIDENCE["medium"]:
             return None
-        return Match(held[0].entry, first.score, HELD, held[0].matched, held[0].sites)
+        return dataclasses.replace(held[0], how=HELD)
 
     def _removed_name(self, query: Query, ranked: list[Match]) -> Match | None:
         """Of a message saying a module lacks a name (`module 'jax' has no attribute 'tree_map'`), the card of that

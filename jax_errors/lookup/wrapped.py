@@ -15,7 +15,10 @@ gone from jax, with no raise succeeding it, the message it held is what the same
 today: jax checks gathers in Python now. Lookup leads such a message to the card of the message it
 held (`LookupIndex._held`).
 
-The name the `except` clause binds is read from the site's stored excerpt, so no snapshot is parsed again.
+The crawler reads the clause (`raise_sites`) but keeps only the classes it handles, as the raise's guard;
+so the name it binds is read here from the site's stored excerpt, and no snapshot is parsed again. A raise
+whose nearest less indented line above is not the clause (one under a `for` in the clause) is not read:
+lookup then only misses the held card of its messages.
 """
 
 from __future__ import annotations
@@ -46,10 +49,10 @@ def words_after_caught(site: RaiseSite, template: Template) -> str | None:
     if words is None or name is None:
         return None
     try:
-        read = ast.parse(parts[0].text, mode="eval")
+        placeholder = ast.parse(parts[0].text, mode="eval")
     except SyntaxError:
         return None
-    return words if any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(read)) else None
+    return words if any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(placeholder)) else None
 
 
 def caught_name(site: RaiseSite) -> str | None:

@@ -647,7 +647,8 @@
     }
 
     // lookup.py's _held: when the first result is a removed raise, none succeeding it, that added words to a caught
-    // exception's message, the live card of the message the pasted one held before those words, first, at its score.
+    // exception's message, the live card found with medium confidence or more of the message the pasted one held
+    // before those words, first, at the score of its own fit.
     function heldCard(query, ranked) {
       if (!ranked.length || ranked[0].entry.live_id !== null) return null;
       var first = ranked[0], message = text.split(query.message).join(" ");
@@ -655,8 +656,8 @@
       var words = Object.prototype.hasOwnProperty.call(record.wrappers, wording.id) ? record.wrappers[wording.id] : "";
       var end = words ? message.indexOf(words) : -1;
       var held = end > 0 ? lookup({message: message.slice(0, end), excClass: null, jaxFrames: []}, 1) : [];
-      if (!held.length || held[0].entry.live_id === null) return null;
-      return {entry: held[0].entry, score: first.score, how: "held", matched: held[0].matched, sites: held[0].sites};
+      if (!held.length || held[0].entry.live_id === null || held[0].score < scoring.confidence.medium) return null;
+      return {entry: held[0].entry, score: held[0].score, how: "held", matched: held[0].matched, sites: held[0].sites};
     }
 
     // lookup.py's _removed_name: of a message saying a module lacks a name, the card of that name's entry in the
