@@ -888,3 +888,20 @@ def test_a_message_a_live_raise_added_words_to_is_that_raise_s(git_repo, tmp_pat
     [first, *rest] = index.lookup(parse_query(GATHER_WRAPPED))
     assert first.entry.path == "jax/interpreters/xla.py" and first.entry.live_id == first.entry.error_id
     assert all(m.how != HELD for m in rest)
+
+
+def test_the_card_of_a_name_its_module_no_longer_holds_says_what_reading_it_raises_now(git_repo, tmp_path):
+    """`tree_leaves` left the table after jax-v0.0.1: its card says that reading it raises Python's `module 'jax' has
+    no attribute 'tree_leaves'` since, the message lookup leads to that card. A name still in the table says no such
+    thing."""
+    from jax_errors.site_gen.build import render_card
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    catalogue = load_catalogue(removed_names_catalogue(git_repo, tmp_path / "catalogue.db"))
+    by_words = {card.template.text: card for card in catalogue.cards.values()}
+    gone = render_card(by_words[TREE_LEAVES], catalogue)
+    said = gone[gone.index('class="retired"'):gone.index("</p>", gone.index('class="retired"'))]
+    assert "No longer raised since jax-v0.0.2" in said
+    assert ("reading <code>jax.tree_leaves</code> raises Python's own\n      <code>AttributeError: module &#39;jax&#39; "
+            "has no attribute &#39;tree_leaves&#39;</code>") in said
+    assert "Python's own" not in render_card(by_words[TREE_MAP_NOW], catalogue)
