@@ -902,6 +902,6 @@ def test_the_card_of_a_name_its_module_no_longer_holds_says_what_reading_it_rais
     gone = render_card(by_words[TREE_LEAVES], catalogue)
     said = gone[gone.index('class="retired"'):gone.index("</p>", gone.index('class="retired"'))]
     assert "No longer raised since jax-v0.0.2" in said
-    assert ("reading <code>jax.tree_leaves</code> raises Python's own\n      <code>AttributeError: module &#39;jax&#39; "
-            "has no attribute &#39;tree_leaves&#39;</code>") in said
+    assert ("reading <code>jax.tree_leaves</code> raises Python's own\n      <code>AttributeError: module "
+            "&#39;jax&#39; has no attribute &#39;tree_leaves&#39;</code>") in said
     assert "Python's own" not in render_card(by_words[TREE_MAP_NOW], catalogue)
