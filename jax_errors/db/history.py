@@ -368,9 +368,8 @@ def _by_place(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves,
             for key, (lost, gained) in sorted(found.items()) if lost and gained}
 
 
-def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves | None = None,
-              raising_after: Callable[[], Container[tuple[str, str]]] | None = None,
-              ) -> list[tuple[ErrorInfo, ErrorInfo]]:
+def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves,
+              raising_after: Callable[[], Container[tuple[str, str]]]) -> list[tuple[ErrorInfo, ErrorInfo]]:
     """Errors rewritten in place: the only one of a class that a function (or a file, if the words are still
     somewhat alike) lost, and the only one of that class it gained; then the only one of any class a
     function lost and gained, when the words are alike or one has none.
@@ -380,19 +379,18 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves |
     `renamed` tells where files and functions went (`Moves`).
 
     A check goes to another function of its file only from a function that no longer raises
-    (`raising_after`, as `match_lineage` takes it): where the function still raises, its check was
-    dropped (jax 0.8.2 dropped `FragmentedArray.broadcast_in_dim`'s `Layout shape ... does not match
-    broadcast shape ...` and gave `reshape` a check of its own).
+    (`raising_after`, as `match_lineage` takes it, asked once): where the function still raises, its
+    check was dropped (jax 0.8.2 dropped `FragmentedArray.broadcast_in_dim`'s `Layout shape ... does not
+    match broadcast shape ...` and gave `reshape` a check of its own).
     """
-    renamed = renamed or Moves()
     pairs: list[tuple[ErrorInfo, ErrorInfo]] = []
+    raising = functools.cache(raising_after)
 
     def in_place_or_gone(olds: list[ErrorInfo], news: list[ErrorInfo]) -> bool:
-        """Whether the checks stay in their one function, or left functions that raise no more (unknown: left)."""
+        """Whether the checks stay in their one function, or left functions that raise no more."""
         if len({info.qualname for info in olds + news}) == 1:
             return True
-        raising = raising_after() if raising_after is not None else ()
-        return not any((renamed.path_of(old), old.qualname) in raising for old in olds)
+        return not any((renamed.path_of(old), old.qualname) in raising() for old in olds)
 
     def alike_by(threshold: float) -> Callable[[ErrorInfo, ErrorInfo], float | None]:
         return lambda old, new: _alike(old.skeleton, new.skeleton, threshold, contained=False)
