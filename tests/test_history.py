@@ -342,6 +342,45 @@ def test_a_check_goes_to_another_function_of_its_file_only_from_a_function_that_
     assert match_lineage([old], [again], raising_after=lambda: raising) == ([], [(old, again)])
 
 
+def test_one_check_holding_another_s_words_in_another_function_of_its_file_holds_its_words_not_letters():
+    """A check found in another function's with a sentence added is one check: jax 0.1.44's `operands could not be
+    broadcast together ...` went from `_promote_shapes` to `_rank_promotion_warning_or_error` and gained a pointer to
+    the docs. Letters alone are not enough: jax 0.12.0 dropped `_get_pull_rule`'s `get not supported yet` and gave
+    `_split_pull_rule` `split over partial blocks not supported yet: ...`, whose letters hold all but the `g`."""
+    numpy = "jax/numpy/lax_numpy.py"
+    promote = info("promote", numpy, "_promote_shapes", "ValueError",
+                   "operands could not be broadcast together with shapes {} and with the config option "
+                   "jax_numpy_rank_promotion='raise'.")
+    warn = info("warn", numpy, "_rank_promotion_warning_or_error", "ValueError",
+                "Operands could not be broadcast together for {} on shapes {} and with the config option "
+                "jax_numpy_rank_promotion='raise'. For more information, see "
+                "https://jax.readthedocs.io/en/latest/rank_promotion_warning.html.")
+    assert linked([promote], [warn]) == (set(), {("promote", "warn")})
+    fuser = "jax/_src/pallas/fuser/block_spec.py"
+    get = info("get", fuser, "_get_pull_rule", "NotImplementedError", "get not supported yet")
+    split = info("split", fuser, "_split_pull_rule", "NotImplementedError",
+                 "split over partial blocks not supported yet: aval_in.shape={}, bt.block_shape={}, sizes={}, axis={}")
+    assert linked([get], [split]) == (set(), set())
+    # In its own function a check is rewritten whatever the words (`rewritten`).
+    split_here = info("split", fuser, "_get_pull_rule", "NotImplementedError", split.skeleton)
+    assert linked([get], [split_here]) == (set(), {("get", "split")})
+
+
+def test_a_check_given_another_class_in_its_function_with_a_sentence_added_is_rewritten():
+    """jax 0.12.0 made `AsyncCopyDescriptor.wait_send`'s `ValueError` a `RuntimeError` and told what to use instead:
+    the old words, all held, are a third of the new."""
+    path = "jax/_src/pallas/mosaic/primitives.py"
+    old = info("old", path, "AsyncCopyDescriptor.wait_send", "ValueError", "Cannot `wait_send` on a local copy.")
+    new = info("new", path, "AsyncCopyDescriptor.wait_send", "RuntimeError",
+               "Cannot `wait_send` on a local copy. Use `wait_read()` to await `src_ref` read, or `wait()` to also "
+               "await the write to `dst_ref`.")
+    assert linked([old], [new]) == (set(), {("old", "new")})
+    other = info("new", path, "AsyncCopyDescriptor.wait_send", "RuntimeError",
+                 "Cannot `wait_recv` on a remote copy. Use `wait_read()` to await `src_ref` read, or `wait()` to also "
+                 "await the write to `dst_ref`.")
+    assert linked([old], [other]) == (set(), set())
+
+
 def test_a_check_given_another_class_in_its_function_is_rewritten_when_its_words_are_the_class_s():
     before = info("generic", "jax/core.py", "Tracer.__array__", "Exception",
                   "The numpy.ndarray conversion method __array__() was called on the JAX Tracer object {}.")

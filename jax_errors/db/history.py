@@ -34,6 +34,7 @@ import bisect
 import builtins
 import difflib
 import functools
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Container, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -63,6 +64,9 @@ HANDOVER_SIMILARITY = 0.88
 HANDOVER_FAMILY = 3
 # One skeleton found in the other to this share (a sentence added or dropped) also counts as alike.
 CONTAINED_SHARE = 0.95
+# ... and, in another function of the file, to this share of the shorter one's words: characters alone let
+# `get not supported yet` be found in `split over partial blocks not supported yet: ...`.
+CONTAINED_WORDS = 0.8
 # A skeleton shorter than this (`{}`, `bad axis {}`) says too little to follow it to another function.
 MIN_MOVED_SKELETON = 16
 # Functions that must have gone from one file to another for the file to count as renamed.
@@ -297,7 +301,8 @@ def match_lineage(removed: list[ErrorInfo], added: list[ErrorInfo],
             if kind is None:
                 continue
             threshold = {"moved": MOVE_SIMILARITY, "function": REWORD_SIMILARITY}.get(kind, FILE_REWORD_SIMILARITY)
-            ratio = _alike(old.skeleton, new.skeleton, threshold, contained=kind != "moved")
+            held = {"moved": None, "function": 0.0}.get(kind, CONTAINED_WORDS)
+            ratio = _alike(old.skeleton, new.skeleton, threshold, contained=held)
             if ratio is not None:
                 # Same function first, then same file, then the most alike words.
                 rank = (old.qualname != new.qualname, old.path != new.path, -ratio)
@@ -393,7 +398,7 @@ def rewritten(removed: list[ErrorInfo], added: list[ErrorInfo], renamed: Moves,
         return not any((renamed.path_of(old), old.qualname) in raising() for old in olds)
 
     def alike_by(threshold: float) -> Callable[[ErrorInfo, ErrorInfo], float | None]:
-        return lambda old, new: _alike(old.skeleton, new.skeleton, threshold, contained=False)
+        return lambda old, new: _alike(old.skeleton, new.skeleton, threshold, contained=None)
 
     places = (  # (where an error is, how alike the two must be)
         (lambda i, path: (path, i.qualname, i.class_name), alike_by(0.0)),
@@ -458,29 +463,38 @@ def renamed_files(removed: list[ErrorInfo], added: list[ErrorInfo]) -> dict[str,
 
 
 def _alike_or_unsayable(old: ErrorInfo, new: ErrorInfo) -> float | None:
-    """For a check given another class: words alike, or none to compare (an error class's `{}`, which builds
-    its message itself)."""
+    """For a check given another class: words alike, or one holding the other but for a sentence added or
+    dropped (jax 0.12.0 made `Cannot `wait_send` on a local copy.` a `RuntimeError` and told what to use
+    instead), or none to compare (an error class's `{}`, which builds its message itself)."""
     if not spells_words(old.skeleton) or not spells_words(new.skeleton):
         return 0.0
-    return _alike(old.skeleton, new.skeleton, REWRITE_SIMILARITY, contained=False)
+    return _alike(old.skeleton, new.skeleton, REWRITE_SIMILARITY, contained=0.0)
 
 
-def _alike(old: str, new: str, threshold: float, *, contained: bool) -> float | None:
-    """How alike two skeletons are, if at least `threshold`: difflib's ratio; or, with `contained`, where
-    one holds the other but for a sentence added or dropped, `threshold` itself."""
+def _alike(old: str, new: str, threshold: float, *, contained: float | None) -> float | None:
+    """How alike two skeletons are, if at least `threshold`: difflib's ratio; or, with `contained` (not None),
+    where one holds the other but for a sentence added or dropped, `threshold` itself: CONTAINED_SHARE of the
+    shorter one's characters, and `contained` of its words, in order."""
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     if matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold:
         ratio = matcher.ratio()
         if ratio >= threshold:
             return ratio
     shorter = min(len(old), len(new))
-    if not contained or shorter < MIN_MOVED_SKELETON:
+    if contained is None or shorter < MIN_MOVED_SKELETON:
         return None
     # quick_ratio bounds the characters the two share: too few, and the shorter cannot be held.
     if matcher.quick_ratio() * (len(old) + len(new)) / 2 < CONTAINED_SHARE * shorter:
         return None
     held = sum(block.size for block in matcher.get_matching_blocks()) / shorter
-    return threshold if held >= CONTAINED_SHARE else None
+    return threshold if held >= CONTAINED_SHARE and _words_held(old, new) >= contained else None
+
+
+def _words_held(old: str, new: str) -> float:
+    """The share of the shorter skeleton's words, case aside, that the other holds in the same order."""
+    few, many = sorted((re.findall(r"\w+", old.lower()), re.findall(r"\w+", new.lower())), key=len)
+    matcher = difflib.SequenceMatcher(None, few, many, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / max(len(few), 1)
 
 
 def _link(old: ErrorInfo, new: ErrorInfo, renamed: Moves) -> str | None:
@@ -625,7 +639,7 @@ def hand_over(errors: dict[str, ErrorHistory], diffs: list[SnapshotDiff], rank: 
                                                score_cutoff=100 * HANDOVER_SIMILARITY):
                 position, new_id, new = born[start + index]
                 if _lives_to(errors[new_id], retired, rank) and _narrower_or_same(old, new) and _one_name(old, new) \
-                        and (ratio := _alike(plain, window[index], HANDOVER_SIMILARITY, contained=False)) is not None:
+                        and (ratio := _alike(plain, window[index], HANDOVER_SIMILARITY, contained=None)) is not None:
                     found.append(_Twin(ratio, old, new, (old.path, retired, position)))
             if found and (old.path, old.qualname) not in raising(diff.new):
                 twins += found
