@@ -11,7 +11,7 @@ from jax_errors.crawler.callgraph import CallGraph
 from jax_errors.crawler.calls import summarize_calls
 from jax_errors.crawler.crawl import crawl_snapshot
 from jax_errors.crawler.repository import JaxRepository
-from jax_errors.db.caller_forms import CallerForm, caller_forms, form_successors, with_words
+from jax_errors.db.caller_forms import CallerForm, callee_raises, caller_forms, form_successors, with_words
 from jax_errors.db.engine import open_database
 from jax_errors.db.history import ordered_snapshots
 from jax_errors.db.models import PassedWords
@@ -348,6 +348,60 @@ def test_an_old_callers_message_leads_to_the_card_of_the_check_that_caller_raise
     assert sum(e.wording_of is not None for e in index.entries) == 1  # while_loop's old message
     # the site's index, made from the catalogue, holds it too: the search page finds what the CLI finds
     assert catalogue_index(load_catalogue(loops_db)).entries == index.entries
+
+
+# After LOOPS, scan calls a check of its own that words its message itself (jax 0.4.7's `_check_scan_carry_type`),
+# passing it no words; fori_loop calls one of unlike words; cond passes its words to the helper.
+CALLED_AFTER = '''
+    from jax._src.common import _check_tree_and_avals
+
+    def _check_scan_carry_type(body_fun, init, out):
+        if init != out:
+            raise TypeError("Scanned function carry input and carry output must have identical types, but they "
+                            f"differ: {init} vs {out}")
+
+    def _check_bounds(lower, upper):
+        if lower > upper:
+            raise TypeError(f"lower bound {lower} exceeds upper bound {upper}")
+
+    def scan(f, init):
+        _check_scan_carry_type(f, init, f(init))
+
+    def fori_loop(body_fun, init):
+        _check_bounds(init, body_fun(init))
+
+    def cond(true_fun, false_fun):
+        _check_tree_and_avals("true_fun and false_fun output", true_fun(), false_fun())
+'''
+
+
+def test_an_old_callers_message_leads_to_the_check_of_its_own_the_caller_called_instead(git_repo, tmp_path):
+    git_repo.commit({"jax/_src/common.py": COMMON, "jax/_src/loops.py": LOOPS}, "v1", tag="jax-v0.0.1")
+    git_repo.commit({"jax/_src/loops.py": CALLED_AFTER}, "v2", tag="jax-v0.0.2")
+    engine = open_database(tmp_path / "called.db")
+    with JaxRepository(git_repo.path) as repository:
+        for tag in ("jax-v0.0.1", "jax-v0.0.2"):
+            crawl_snapshot(engine, repository.snapshot(tag))
+    with Session(engine) as session:
+        snapshots = ordered_snapshots(session)
+        forms = caller_forms(session, snapshots)
+        called = callee_raises(session, snapshots, forms)
+    # each caller that stopped passing words started calling one check of the class
+    assert {key[1][:9]: [check.own.skeleton[:17] for check in checks] for key, checks in called.items()} == {
+        "scan carr": ["Scanned function "], "fori_loop": ["lower bound {} ex"]}
+    ends = form_successors(forms, 1, called)
+    # fori_loop's new check spells no uncommon word of its old message's raise
+    assert {key[1][:9]: end.own.skeleton[:17] for key, end in ends.items()} == {"scan carr": "Scanned function "}
+    index = open_index(engine)
+    own = {e.template.text[:9]: e for e in index.entries if e.wording_of is None}
+    [best, *_] = index.lookup(Query("scan carry output and input must have identical types, got (1,) and (2,).",
+                                    "TypeError"))
+    assert (best.entry.error_id, best.worded_until) == (own["Scanned f"].error_id, "jax-v0.0.1")
+    assert best.matched.wording_of == own["{what} mu"].error_id
+    [best, *_] = index.lookup(Query("fori_loop carry output and input must have identical types, got (1,) and (2,).",
+                                    "TypeError"))
+    assert (best.entry.error_id, best.matched) == (own["{what} mu"].error_id, None)
+    assert catalogue_index(load_catalogue(engine)).entries == index.entries  # the search page's index holds it too
 
 
 def form(error_id: str, text: str, callers: dict[int, list[str]], exc_class: str = "TypeError",

@@ -14,6 +14,13 @@ that file any more and a function of that name elsewhere made none before) start
 form of the same class whose raise spells most of the words the old form's raise spells itself
 (FORM_RESEMBLANCE), one of them uncommon; not when the raises of two errors are as alike. Forms are
 followed from successor to successor to one still made.
+
+A caller may instead start calling a check that words its message itself: jax 0.4.7's `scan` stopped
+passing "scan carry output and input" to `_check_tree_and_avals` and called its own
+`_check_scan_carry_type(f, ...)`, whose `TypeError`s say `Scanned function carry input and carry output
+must have the same pytree structure, ...`. No words are passed, so no form is made. Where no form
+follows, a raise of a function the caller refers to in that snapshot and did not before
+(`callee_raises`, from the crawl's call summaries) follows on the same terms, and ends the chain.
 """
 
 from __future__ import annotations
@@ -22,14 +29,14 @@ import json
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from sqlalchemy import Text, cast, select
 from sqlalchemy.orm import Session
 
-from jax_errors.db.models import OccurrenceSpan, PassedWords, RaiseSite, Snapshot
+from jax_errors.db.models import BlobCalls, FileSpan, OccurrenceSpan, PassedWords, RaiseSite, Snapshot
 from jax_errors.db.queries import chunks
 from jax_errors.template import Part, Template, merge_into
 
@@ -135,9 +142,13 @@ def with_words(template: Template, words: dict[str, list]) -> Template | None:
     return Template(tuple(parts), template.forms) if filled else None
 
 
-def form_successors(forms: Sequence[CallerForm], newest: int) -> dict[tuple[str, str], CallerForm]:
+def form_successors(forms: Sequence[CallerForm], newest: int,
+                    callees: Mapping[tuple[str, str], list[CallerForm]] | None = None
+                    ) -> dict[tuple[str, str], CallerForm]:
     """For each form its callers stopped making before the newest snapshot (rank `newest`), the form it became, still
-    made; forms whose chain ends in one no longer made are left out."""
+    made; forms whose chain ends in one no longer made are left out. Where no form follows one, a raise of a function
+    its callers started calling then (`callees`, by form key: `callee_raises`) may, and ends the chain: whether that
+    raise lives on is its lineage's to say."""
     starting: dict[tuple[Caller, int], list[CallerForm]] = defaultdict(list)
     by_name: dict[tuple[str, int], list[CallerForm]] = defaultdict(list)
     active: dict[int, set[Caller]] = defaultdict(set)  # the functions passing words that make a form, by rank
@@ -148,6 +159,7 @@ def form_successors(forms: Sequence[CallerForm], newest: int) -> dict[tuple[str,
             starting[(caller, form.first)].append(form)
             by_name[(caller[1], form.first)].append(form)
     successor: dict[tuple[str, str], CallerForm] = {}
+    called: dict[tuple[str, str], CallerForm] = {}  # forms followed by a callee's raise
     for form in forms:
         if form.last >= newest:
             continue
@@ -162,13 +174,88 @@ def form_successors(forms: Sequence[CallerForm], newest: int) -> dict[tuple[str,
                 started.setdefault(other.key, other)
         if (found := _successor(form, list(started.values()))) is not None:
             successor[form.key] = found
+        elif (found := _successor(form, list((callees or {}).get(form.key, ())))) is not None:
+            called[form.key] = found
     ends: dict[tuple[str, str], CallerForm] = {}
     for key, found in successor.items():
         while found.last < newest and found.key in successor:  # `last` grows along a chain: it ends
             found = successor[found.key]
         if found.last == newest:
             ends[key] = found
-    return ends
+        elif found.key in called:
+            ends[key] = called[found.key]
+    return ends | {key: found for key, found in called.items() if key not in successor}
+
+
+def callee_raises(session: Session, snapshots: Sequence[Snapshot], forms: Sequence[CallerForm]
+                  ) -> dict[tuple[str, str], list[CallerForm]]:
+    """For each form its callers stopped making, the raises (as forms of their own words) of the functions those
+    callers refer to in the next snapshot and did not in the form's last one, of the form's class: by form key.
+
+    A reference is a dotted name (`jax._src.lax.control_flow.loops._check_scan_carry_type`) or a nested function of
+    the caller's module (`@scan.<locals>.check`); methods looked up through a class are left out.
+    """
+    ended = [form for form in forms if form.last + 1 < len(snapshots)]
+    wanted = {(caller, form.last + step) for form in ended for caller in form.callers[form.last] for step in (0, 1)}
+    refs = _references(session, [(path, qualname, snapshots[at].id) for (path, qualname), at in sorted(wanted)])
+    started: dict[tuple[str, str], set[tuple[int, tuple[str, str]]]] = defaultdict(set)  # form key -> (rank, callee)
+    for form in ended:
+        for path, qualname in form.callers[form.last]:
+            before = refs.get((path, qualname, snapshots[form.last].id), set())
+            after = refs.get((path, qualname, snapshots[form.last + 1].id))
+            for ref in sorted((after or set()) - before):
+                started[form.key] |= {(form.last + 1, callee) for callee in _spellings(ref, path)}
+    callees = sorted({callee for pairs in started.values() for _, callee in pairs})
+    ids = [s.id for s in snapshots]
+    raises = _raises(session, callees, sorted(ids)) if callees else {}
+    found: dict[tuple[str, str], list[CallerForm]] = {}
+    by_key = {form.key: form for form in ended}
+    for key, pairs in sorted(started.items()):
+        form = by_key[key]
+        for at, (path, qualname) in sorted(pairs):
+            for error_id, site_id, exc_class, own in raises.get((ids[at], path, qualname), ()):
+                if exc_class.rpartition(".")[2] == form.exc_class and own.has_words and error_id != form.error_id:
+                    raised = CallerForm(error_id, site_id, path, form.exc_class, own, own, ids[at],
+                                        {at: {(path, qualname)}})
+                    found.setdefault(key, []).append(raised)
+    return found
+
+
+def _spellings(ref: str, caller_path: str) -> list[tuple[str, str]]:
+    """The (path, qualname) a function reference may name: a nested function of the caller's module, or a dotted name
+    split into a module (a file, or a package's `__init__.py`) and a name in it."""
+    if ref.startswith("@"):
+        return [(caller_path, ref[1:])]
+    if not ref.startswith("jax."):
+        return []
+    parts = ref.split(".")
+    return [(f"{'/'.join(parts[:i])}{suffix}", ".".join(parts[i:]))
+            for i in range(len(parts) - 1, 0, -1) for suffix in (".py", "/__init__.py")]
+
+
+def _references(session: Session, functions: list[tuple[str, str, int]]) -> dict[tuple[str, str, int], set[str]]:
+    """What each function (path, qualname) refers to in a snapshot (by id), from the call summary of the blob its
+    file held then; a function the summary does not hold is left out."""
+    wanted_at: dict[str, dict[int, set[str]]] = defaultdict(lambda: defaultdict(set))  # path -> snapshot -> names
+    for path, qualname, snapshot_id in functions:
+        wanted_at[path][snapshot_id].add(qualname)
+    held: dict[tuple[str, str], list[tuple[int, str]]] = defaultdict(list)  # (blob, path) -> (snapshot, qualname)
+    for chunk in chunks(wanted_at):
+        for path, blob, first, last in session.execute(
+                select(FileSpan.path, FileSpan.blob_sha, FileSpan.first_snapshot, FileSpan.last_snapshot)
+                .where(FileSpan.path.in_(chunk))):
+            for snapshot_id, names in wanted_at[path].items():
+                if first <= snapshot_id and (last is None or snapshot_id <= last):
+                    held[(blob, path)] += [(snapshot_id, qualname) for qualname in names]
+    found: dict[tuple[str, str, int], set[str]] = {}
+    for blobs in chunks(blob for blob, _ in held):
+        for blob, path, summary in session.execute(
+                select(BlobCalls.blob_sha, BlobCalls.path, BlobCalls.summary).where(BlobCalls.blob_sha.in_(blobs))):
+            defs = summary.get("defs", {})
+            for snapshot_id, qualname in held.get((blob, path), ()):
+                if (entry := defs.get(qualname)) is not None and entry[0] == "function":
+                    found[(path, qualname, snapshot_id)] = set(entry[3])
+    return found
 
 
 def resemblance(form: CallerForm, other: CallerForm) -> float:

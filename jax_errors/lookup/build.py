@@ -11,7 +11,7 @@ from typing import Protocol
 from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
-from jax_errors.db.caller_forms import CallerForm, caller_forms, form_successors
+from jax_errors.db.caller_forms import CallerForm, callee_raises, caller_forms, form_successors
 from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import CatalogueHistory, catalogue_history, lineage_end, live_successor
 from jax_errors.db.models import Occurrence, RaiseSite
@@ -70,7 +70,7 @@ def caller_form_entries(session: Session, history: CatalogueHistory, wording: Ma
     """
     snapshots = history.snapshots
     forms = caller_forms(session, snapshots)
-    ends = form_successors(forms, len(snapshots) - 1)
+    ends = form_successors(forms, len(snapshots) - 1, callee_raises(session, snapshots, forms))
     leads: list[tuple[CallerForm, str]] = []
     for form in forms:
         end = ends.get(form.key)

@@ -32,8 +32,9 @@ from jax_errors.lookup.index import LookupIndex
 # messages cut short; 18: each entry's row pickled on its own; 19: a removed card's lineage end, `Entry.ends_as`;
 # 20: `{type(x)}` reads a class as str() writes it; 21: the names modules removed, `Entry.attribute`; 22: the card of
 # each, `LookupIndex.removed_names`; 23: the words raises add to a caught exception's message, `LookupIndex.wrappers`;
-# 24: lineage finding one check's words, not only its letters, in another function's, `history._words_held`).
-FORMAT = 24
+# 24: lineage finding one check's words, not only its letters, in another function's, `history._words_held`; 25: the
+# checks callers called instead of passing words to a helper, `caller_forms.callee_raises`).
+FORMAT = 25
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 
