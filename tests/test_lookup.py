@@ -463,6 +463,22 @@ def test_the_interpreter_s_own_messages_lead_to_no_merely_alike_card(index, inst
     assert result.exit_code == 0 and json.loads(result.output)["verdict"] == NO_RAISE
 
 
+def test_jaxlib_s_pytree_messages_are_raised_in_cpp_and_lead_to_no_merely_alike_card(index):
+    """jaxlib's C++ pytree words what `flatten_up_to` finds (#16707, #10710, and #13849 of a fourth fresh sample): no
+    Python raise of jax words them. `Tuple arity mismatch: 1 != 2; ...` read a little like mosaic's `M mismatch: {} !=
+    {}` (0.62)."""
+    from jax_errors.lookup.origin import NO_SITE, looks_raised_in_xla, no_card_verdict
+
+    messages = ["Tuple arity mismatch: 1 != 2; tuple: (<object object at 0x7f99e0e769b0>,).",
+                "Custom node type mismatch: expected type: <class '__main__.M'>, value: M(x=1).",
+                "Mismatch custom node data: PyTreeDef({'a': *}) != PyTreeDef({'a': (*, *)}); value: P(a=1).",
+                "Dict key mismatch; expected keys: ['a', 'b']; dict: {'a': 1}."]
+    for message in messages:
+        query = Query(message, "ValueError")
+        assert looks_raised_in_xla(query) and index.lookup(query) == [] and no_card_verdict(query) == NO_SITE
+    assert not looks_raised_in_xla(Query("M mismatch: 3 != 4", "ValueError"))
+
+
 def test_numpy_s_own_messages_lead_to_no_merely_alike_card(index, installed_db_path):
     """NumPy words `cannot reshape array of size 12 into shape (3,)` (#746) in anyone's code, as the interpreter words
     its own: a check of jax that reads alike is no card for it. One NumPy's words fit, in jax's words, is."""
@@ -474,6 +490,9 @@ def test_numpy_s_own_messages_lead_to_no_merely_alike_card(index, installed_db_p
     # `np.dtype` of what names no type (#1363): jax's `dtype {dtype!r} not understood` reads alike (0.71), not it.
     assert index.lookup(Query("data type not understood", "TypeError")) == []
     assert index.lookup(Query("data type not understood")) == [] == index.lookup(Query("data type 'x' not understood"))
+    # ... and of what is no type at all (equinox#245, a fourth fresh sample): jax's `Argument '{}' of type ... is not a
+    # valid JAX type` reads a little alike.
+    assert index.lookup(Query("Cannot interpret 'Zero(ShapedArray(complex64[10]))' as a data type", "TypeError")) == []
     # jax's own `Only integer scalar arrays ...` is a card; NumPy's, in small letters and with no full stop, is none.
     assert index.lookup(Query("only integer scalar arrays can be converted to a scalar index", "TypeError")) == []
     [own, *_] = index.lookup(Query("Only integer scalar arrays can be converted to a scalar index.", "TypeError"))

@@ -36,7 +36,12 @@ _CODES = ("CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_
 STATUS_PREFIX = re.compile(
     "^(?:" + "|".join(_CODES) + "|" + "|".join(code.replace("_", " ").capitalize() for code in _CODES) + "): "
 )
-CPP_WORDS = re.compile(r"nanobind::|pybind11::|std::[a-z_]+|incompatible function arguments")
+# C++ words; and those of jaxlib's pytree (`PyTreeDef.flatten_up_to`: `Tuple arity mismatch: 1 != 2; tuple: ...`).
+CPP_WORDS = re.compile(
+    r"nanobind::|pybind11::|std::[a-z_]+|incompatible function arguments"
+    r"|(?:Tuple|List|Named tuple|Custom type) arity mismatch: \d+ != \d+; (?:tuple|list|value): "
+    r"|Dict key mismatch; expected keys: |(?:Custom node|Named tuple) type mismatch: expected type: "
+    r"|Mismatch custom node data: ")
 RUNTIME_CLASSES = frozenset({"XlaRuntimeError", "JaxRuntimeError"})
 # CPython's wording of the errors its interpreter raises, each the whole first line of a message.
 PYTHON_WORDS = re.compile("(?:" + "|".join((
@@ -85,6 +90,7 @@ NUMPY_WORDS = re.compile("(?:" + "|".join((
     r"arrays used as indices must be of integer \(or boolean\) type",
     r"zero-size array to reduction operation \w+ which has no identity",
     r"data type (?:'[^']*' |\"[^\"]*\" )?not understood",  # `np.dtype` of what names none (#1363)
+    r"Cannot interpret '.*' as a data type",  # `np.dtype` of what is no type (equinox#245)
 )) + ")")
 NUMPY_CLASSES = frozenset({"IndexError", "TypeError", "ValueError"})
 NO_SITE = "raised inside XLA: no Python raise site"
