@@ -375,10 +375,12 @@ CALLED_AFTER = '''
 '''
 
 
-def test_an_old_callers_message_leads_to_the_check_of_its_own_the_caller_called_instead(git_repo, tmp_path):
-    git_repo.commit({"jax/_src/common.py": COMMON, "jax/_src/loops.py": LOOPS}, "v1", tag="jax-v0.0.1")
-    git_repo.commit({"jax/_src/loops.py": CALLED_AFTER}, "v2", tag="jax-v0.0.2")
-    engine = open_database(tmp_path / "called.db")
+def two_loops_releases(git_repo, tmp_path, before: str, after: str):
+    """The catalogue of two releases of `loops.py` (COMMON beside it), its caller forms, and the checks their callers
+    called instead (`callee_raises`)."""
+    git_repo.commit({"jax/_src/common.py": COMMON, "jax/_src/loops.py": before}, "v1", tag="jax-v0.0.1")
+    git_repo.commit({"jax/_src/loops.py": after}, "v2", tag="jax-v0.0.2")
+    engine = open_database(tmp_path / "loops.db")
     with JaxRepository(git_repo.path) as repository:
         for tag in ("jax-v0.0.1", "jax-v0.0.2"):
             crawl_snapshot(engine, repository.snapshot(tag))
@@ -386,6 +388,11 @@ def test_an_old_callers_message_leads_to_the_check_of_its_own_the_caller_called_
         snapshots = ordered_snapshots(session)
         forms = caller_forms(session, snapshots)
         called = callee_raises(session, snapshots, forms)
+    return engine, forms, called
+
+
+def test_an_old_callers_message_leads_to_the_check_of_its_own_the_caller_called_instead(git_repo, tmp_path):
+    engine, forms, called = two_loops_releases(git_repo, tmp_path, LOOPS, CALLED_AFTER)
     # each caller that stopped passing words started calling one check of the class
     assert {key[1][:9]: [check.own.skeleton[:17] for check in checks] for key, checks in called.items()} == {
         "scan carr": ["Scanned function "], "fori_loop": ["lower bound {} ex"]}
@@ -402,6 +409,28 @@ def test_an_old_callers_message_leads_to_the_check_of_its_own_the_caller_called_
                                     "TypeError"))
     assert (best.entry.error_id, best.matched) == (own["{what} mu"].error_id, None)
     assert catalogue_index(load_catalogue(engine)).entries == index.entries  # the search page's index holds it too
+
+
+def test_a_check_the_caller_called_before_it_stopped_passing_words_is_not_what_it_called_instead(git_repo, tmp_path):
+    """scan called its own check beside the helper, then the check alone: that check is no new call, so nothing
+    follows the message scan made with the helper."""
+    beside = CALLED_AFTER.replace("_check_scan_carry_type(f, init, f(init))",
+                                  "_check_scan_carry_type(f, init, f(init))\n"
+                                  "        _check_tree_and_avals(\"scan carry output and input\", f(init), init)")
+    _, forms, called = two_loops_releases(git_repo, tmp_path, beside, CALLED_AFTER)
+    [scan] = [f for f in forms if f.template.text.startswith("scan carr")]
+    assert scan.last == 0 and called == {}
+
+
+def test_a_reference_names_a_nested_function_of_the_callers_module_or_a_function_of_a_module_or_package():
+    from jax_errors.db.caller_forms import _spellings
+
+    assert _spellings("@scan.<locals>.check", "jax/_src/loops.py") == [("jax/_src/loops.py", "scan.<locals>.check")]
+    assert _spellings("jax._src.lax.check", "jax/_src/loops.py") == [
+        ("jax/_src/lax.py", "check"), ("jax/_src/lax/__init__.py", "check"),
+        ("jax/_src.py", "lax.check"), ("jax/_src/__init__.py", "lax.check"),
+        ("jax.py", "_src.lax.check"), ("jax/__init__.py", "_src.lax.check")]
+    assert _spellings("numpy.asarray", "jax/_src/loops.py") == []
 
 
 def form(error_id: str, text: str, callers: dict[int, list[str]], exc_class: str = "TypeError",
@@ -431,6 +460,19 @@ def test_successors_are_followed_to_a_form_still_made_and_a_chain_ending_in_one_
                                             middle.template.skeleton: now.template.skeleton}
     gone = form("e3", now.template.skeleton, {2: ["switch"]}, own=now.own.skeleton)
     assert successors(old, middle, gone) == {}  # the end is made by no caller of the newest snapshot
+
+
+def test_a_chain_of_forms_ending_in_one_gone_ends_at_the_check_its_caller_called_instead():
+    """jax 0.2.26 reworded the helper's raise (a new form of scan's words, another error) and 0.4.7's scan called a
+    check of its own: the old form follows the new one to that check."""
+    old = form("e1", "scan carry output and input must have identical types, got {} and {}", {0: ["scan"]},
+               own="{} must have identical types, got {} and {}")
+    new = form("e2", "scan carry output and input must have identical types, got {}", {1: ["scan"]},
+               own="{} must have identical types, got {}")
+    called = form("e3", "Scanned function carry input and carry output must have identical types", {2: ["scan"]})
+    assert form_successors([old, new], 3) == {}  # the chain ends in a form no caller makes
+    ends = form_successors([old, new], 3, {new.key: [called]})
+    assert {key: end.error_id for key, end in ends.items()} == {old.key: "e3", new.key: "e3"}
 
 
 def test_no_successor_without_an_uncommon_word_of_the_raises_own_or_between_two_unlike_errors_alike():

@@ -36,7 +36,8 @@ from functools import cached_property
 from sqlalchemy import Text, cast, select
 from sqlalchemy.orm import Session
 
-from jax_errors.db.models import BlobCalls, FileSpan, OccurrenceSpan, PassedWords, RaiseSite, Snapshot
+from jax_errors.crawler.entry_points import stored_summaries
+from jax_errors.db.models import FileSpan, OccurrenceSpan, PassedWords, RaiseSite, Snapshot
 from jax_errors.db.queries import chunks
 from jax_errors.template import Part, Template, merge_into
 
@@ -184,7 +185,7 @@ def form_successors(forms: Sequence[CallerForm], newest: int,
             ends[key] = found
         elif found.key in called:
             ends[key] = called[found.key]
-    return ends | {key: found for key, found in called.items() if key not in successor}
+    return ends | called
 
 
 def callee_raises(session: Session, snapshots: Sequence[Snapshot], forms: Sequence[CallerForm]
@@ -193,7 +194,9 @@ def callee_raises(session: Session, snapshots: Sequence[Snapshot], forms: Sequen
     callers refer to in the next snapshot and did not in the form's last one, of the form's class: by form key.
 
     A reference is a dotted name (`jax._src.lax.control_flow.loops._check_scan_carry_type`) or a nested function of
-    the caller's module (`@scan.<locals>.check`); methods looked up through a class are left out.
+    the caller's module (`@scan.<locals>.check`), taken where it is defined: names a package re-exports, and methods
+    looked up through a class, are left out. A caller is looked for at its path and name in both snapshots (one that
+    moved is not followed), and one without a call summary in either is left out.
     """
     ended = [form for form in forms if form.last + 1 < len(snapshots)]
     wanted = {(caller, form.last + step) for form in ended for caller in form.callers[form.last] for step in (0, 1)}
@@ -201,9 +204,11 @@ def callee_raises(session: Session, snapshots: Sequence[Snapshot], forms: Sequen
     started: dict[tuple[str, str], set[tuple[int, tuple[str, str]]]] = defaultdict(set)  # form key -> (rank, callee)
     for form in ended:
         for path, qualname in form.callers[form.last]:
-            before = refs.get((path, qualname, snapshots[form.last].id), set())
+            before = refs.get((path, qualname, snapshots[form.last].id))
             after = refs.get((path, qualname, snapshots[form.last + 1].id))
-            for ref in sorted((after or set()) - before):
+            if before is None or after is None:
+                continue
+            for ref in sorted(after - before):
                 started[form.key] |= {(form.last + 1, callee) for callee in _spellings(ref, path)}
     callees = sorted({callee for pairs in started.values() for _, callee in pairs})
     ids = [s.id for s in snapshots]
@@ -248,13 +253,11 @@ def _references(session: Session, functions: list[tuple[str, str, int]]) -> dict
                 if first <= snapshot_id and (last is None or snapshot_id <= last):
                     held[(blob, path)] += [(snapshot_id, qualname) for qualname in names]
     found: dict[tuple[str, str, int], set[str]] = {}
-    for blobs in chunks(blob for blob, _ in held):
-        for blob, path, summary in session.execute(
-                select(BlobCalls.blob_sha, BlobCalls.path, BlobCalls.summary).where(BlobCalls.blob_sha.in_(blobs))):
-            defs = summary.get("defs", {})
-            for snapshot_id, qualname in held.get((blob, path), ()):
-                if (entry := defs.get(qualname)) is not None and entry[0] == "function":
-                    found[(path, qualname, snapshot_id)] = set(entry[3])
+    for (blob, path), summary in stored_summaries(session, held).items():
+        defs = summary.get("defs", {})
+        for snapshot_id, qualname in held[(blob, path)]:
+            if (entry := defs.get(qualname)) is not None and entry[0] == "function":
+                found[(path, qualname, snapshot_id)] = set(entry[3])
     return found
 
 

@@ -64,8 +64,8 @@ HANDOVER_SIMILARITY = 0.88
 HANDOVER_FAMILY = 3
 # One skeleton found in the other to this share (a sentence added or dropped) also counts as alike.
 CONTAINED_SHARE = 0.95
-# ... and, in another function of the file, to this share of the shorter one's words: characters alone let
-# `get not supported yet` be found in `split over partial blocks not supported yet: ...`.
+# ... and, in another function of the file or as another class, to this share of the shorter one's words: characters
+# alone let `get not supported yet` be found in `split over partial blocks not supported yet: ...`.
 CONTAINED_WORDS = 0.8
 # A skeleton shorter than this (`{}`, `bad axis {}`) says too little to follow it to another function.
 MIN_MOVED_SKELETON = 16
@@ -468,13 +468,13 @@ def _alike_or_unsayable(old: ErrorInfo, new: ErrorInfo) -> float | None:
     instead), or none to compare (an error class's `{}`, which builds its message itself)."""
     if not spells_words(old.skeleton) or not spells_words(new.skeleton):
         return 0.0
-    return _alike(old.skeleton, new.skeleton, REWRITE_SIMILARITY, contained=0.0)
+    return _alike(old.skeleton, new.skeleton, REWRITE_SIMILARITY, contained=CONTAINED_WORDS)
 
 
 def _alike(old: str, new: str, threshold: float, *, contained: float | None) -> float | None:
     """How alike two skeletons are, if at least `threshold`: difflib's ratio; or, with `contained` (not None),
     where one holds the other but for a sentence added or dropped, `threshold` itself: CONTAINED_SHARE of the
-    shorter one's characters, and `contained` of its words, in order."""
+    shorter one's characters, and `contained` of the words of the one of fewer words (`_words_held`)."""
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     if matcher.real_quick_ratio() >= threshold and matcher.quick_ratio() >= threshold:
         ratio = matcher.ratio()
@@ -487,11 +487,12 @@ def _alike(old: str, new: str, threshold: float, *, contained: float | None) -> 
     if matcher.quick_ratio() * (len(old) + len(new)) / 2 < CONTAINED_SHARE * shorter:
         return None
     held = sum(block.size for block in matcher.get_matching_blocks()) / shorter
-    return threshold if held >= CONTAINED_SHARE and _words_held(old, new) >= contained else None
+    return threshold if held >= CONTAINED_SHARE and (contained <= 0 or _words_held(old, new) >= contained) else None
 
 
 def _words_held(old: str, new: str) -> float:
-    """The share of the shorter skeleton's words, case aside, that the other holds in the same order."""
+    """The share of the words of the skeleton of fewer words, case aside, that the other holds in the same order (as
+    difflib's matching blocks count them)."""
     few, many = sorted((re.findall(r"\w+", old.lower()), re.findall(r"\w+", new.lower())), key=len)
     matcher = difflib.SequenceMatcher(None, few, many, autojunk=False)
     return sum(block.size for block in matcher.get_matching_blocks()) / max(len(few), 1)
