@@ -396,7 +396,7 @@ def test_an_old_callers_message_leads_to_the_check_of_its_own_the_caller_called_
     # each caller that stopped passing words started calling one check of the class
     assert {key[1][:9]: [check.own.skeleton[:17] for check in checks] for key, checks in called.items()} == {
         "scan carr": ["Scanned function "], "fori_loop": ["lower bound {} ex"]}
-    ends = form_successors(forms, 1, called)
+    ends = form_successors(forms, 1, lambda unfollowed: called)
     # fori_loop's new check spells no uncommon word of its old message's raise
     assert {key[1][:9]: end.own.skeleton[:17] for key, end in ends.items()} == {"scan carr": "Scanned function "}
     index = open_index(engine)
@@ -471,7 +471,7 @@ def test_a_chain_of_forms_ending_in_one_gone_ends_at_the_check_its_caller_called
                own="{} must have identical types, got {}")
     called = form("e3", "Scanned function carry input and carry output must have identical types", {2: ["scan"]})
     assert form_successors([old, new], 3) == {}  # the chain ends in a form no caller makes
-    ends = form_successors([old, new], 3, {new.key: [called]})
+    ends = form_successors([old, new], 3, lambda unfollowed: {new.key: [called]})
     assert {key: end.error_id for key, end in ends.items()} == {old.key: "e3", new.key: "e3"}
 
 

@@ -29,7 +29,7 @@ import json
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -144,12 +144,12 @@ def with_words(template: Template, words: dict[str, list]) -> Template | None:
 
 
 def form_successors(forms: Sequence[CallerForm], newest: int,
-                    callees: Mapping[tuple[str, str], list[CallerForm]] | None = None
+                    callees: Callable[[list[CallerForm]], Mapping[tuple[str, str], list[CallerForm]]] | None = None
                     ) -> dict[tuple[str, str], CallerForm]:
     """For each form its callers stopped making before the newest snapshot (rank `newest`), the form it became, still
     made; forms whose chain ends in one no longer made are left out. Where no form follows one, a raise of a function
-    its callers started calling then (`callees`, by form key: `callee_raises`) may, and ends the chain: whether that
-    raise lives on is its lineage's to say."""
+    its callers started calling then (`callees` of the forms no form follows, by form key: `callee_raises`) may, and
+    ends the chain: whether that raise lives on is its lineage's to say."""
     starting: dict[tuple[Caller, int], list[CallerForm]] = defaultdict(list)
     by_name: dict[tuple[str, int], list[CallerForm]] = defaultdict(list)
     active: dict[int, set[Caller]] = defaultdict(set)  # the functions passing words that make a form, by rank
@@ -160,7 +160,7 @@ def form_successors(forms: Sequence[CallerForm], newest: int,
             starting[(caller, form.first)].append(form)
             by_name[(caller[1], form.first)].append(form)
     successor: dict[tuple[str, str], CallerForm] = {}
-    called: dict[tuple[str, str], CallerForm] = {}  # forms followed by a callee's raise
+    unfollowed: list[CallerForm] = []
     for form in forms:
         if form.last >= newest:
             continue
@@ -175,8 +175,11 @@ def form_successors(forms: Sequence[CallerForm], newest: int,
                 started.setdefault(other.key, other)
         if (found := _successor(form, list(started.values()))) is not None:
             successor[form.key] = found
-        elif (found := _successor(form, list((callees or {}).get(form.key, ())))) is not None:
-            called[form.key] = found
+        else:
+            unfollowed.append(form)
+    raised = callees(unfollowed) if callees is not None and unfollowed else {}
+    called = {form.key: found for form in unfollowed  # forms followed by a callee's raise
+              if (found := _successor(form, list(raised.get(form.key, ())))) is not None}
     ends: dict[tuple[str, str], CallerForm] = {}
     for key, found in successor.items():
         while found.last < newest and found.key in successor:  # `last` grows along a chain: it ends

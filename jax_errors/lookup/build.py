@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Protocol
 
 from sqlalchemy import Engine, select
@@ -70,7 +71,7 @@ def caller_form_entries(session: Session, history: CatalogueHistory, wording: Ma
     """
     snapshots = history.snapshots
     forms = caller_forms(session, snapshots)
-    ends = form_successors(forms, len(snapshots) - 1, callee_raises(session, snapshots, forms))
+    ends = form_successors(forms, len(snapshots) - 1, partial(callee_raises, session, snapshots))
     leads: list[tuple[CallerForm, str]] = []
     for form in forms:
         end = ends.get(form.key)
