@@ -2,6 +2,7 @@
 
     import jax_errors
     jax_errors.explain(error)   # the card(s) for an exception, a message or an error id
+    jax_errors.releases_say(error)  # when the jax module or name an ImportError says is missing came or went
     jax_errors.install()        # the card under every JAX traceback (and in IPython, when running there)
     %load_ext jax_errors        # the same in IPython and Jupyter
 
@@ -13,6 +14,7 @@ __version__ = "0.1.0"
 
 _LAZY = {
     "explain": "jax_errors.explainer.api",
+    "releases_say": "jax_errors.explainer.api",
     "install": "jax_errors.explainer.hook",
     "uninstall": "jax_errors.explainer.hook",
     "load_ipython_extension": "jax_errors.explainer.ipython",

@@ -349,8 +349,9 @@ def lookup(message, limit, as_json, db) -> None:
     Templates of every crawled snapshot are tried as regexes first (0.9-1.0 for a long template);
     reworded messages fall back to fuzzy matching (below 0.9). A wording no longer raised leads to
     the error it became. Sites raising the same message give one result. Below 0.6: no card. A
-    traceback's exception class and jax frames refine the ranking. The index is stored beside a
-    SQLite database and rebuilt when the database changes.
+    traceback's exception class and jax frames refine the ranking. A message saying a module or a
+    name of one is missing gets what the crawled releases say of it (when it came or went). The index
+    is stored beside a SQLite database and rebuilt when the database changes.
 
     Example: jax-errors lookup "all_gather_reduced only accepts inputs that are varying. Got f32[4]"
     """
@@ -365,10 +366,12 @@ def lookup(message, limit, as_json, db) -> None:
     if not text.strip():
         raise click.UsageError("give a MESSAGE or paste a traceback on stdin")
     query = parse_query(text)
-    matches = stored_index(existing_catalogue(db)).lookup(query, limit=limit)
+    index = stored_index(existing_catalogue(db))
+    matches = index.lookup(query, limit=limit)
     verdict = None if matches else no_card_verdict(query)
+    releases_say = index.name_said(query)
     if as_json:
-        click.echo(json.dumps({"verdict": verdict, "matches": [
+        click.echo(json.dumps({"verdict": verdict, "releases_say": releases_say, "matches": [
             {"error_id": m.entry.error_id, "score": m.score, "confidence": m.confidence, "how": m.how,
              "exception": m.entry.exc_class, "template": m.entry.template.text, "path": m.entry.path,
              "line": m.entry.lineno, "snapshot": m.entry.snapshot, "worded_until": m.worded_until,
@@ -377,6 +380,8 @@ def lookup(message, limit, as_json, db) -> None:
         return
     if verdict:
         click.echo(verdict)
+    if releases_say:
+        click.echo(releases_say)
     for m in matches:
         click.echo(f"{m.score:.3f} {m.confidence:<6} {m.how:<14} {m.entry.error_id} {m.entry.exc_class} "
                    f"{m.entry.path}:{m.entry.lineno} ({m.entry.snapshot})")
@@ -423,6 +428,7 @@ def explain(query, index, db, base_url, knowledge_dir, cases_dir, limit) -> None
     from rich.console import Console
 
     from jax_errors.explainer.api import explain as explain_error
+    from jax_errors.explainer.api import releases_say
     from jax_errors.explainer.settings import read_settings
     from jax_errors.explainer.terminal import print_card
     from jax_errors.lookup.index import parse_query
@@ -433,6 +439,8 @@ def explain(query, index, db, base_url, knowledge_dir, cases_dir, limit) -> None
         raise click.UsageError("give an error id or a MESSAGE, or paste a traceback on stdin")
     settings = read_settings(index=index, db=db, base_url=base_url, knowledge=knowledge_dir, cases=cases_dir)
     found = explain_error(text, limit=limit, settings=settings)
+    if said := releases_say(text, settings=settings):
+        click.echo(said)
     if not found:
         click.echo(no_card_verdict(parse_query(text)))
         return

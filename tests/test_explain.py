@@ -387,6 +387,42 @@ def test_the_hook_shows_what_a_module_said_of_a_name_it_removed(git_repo, capsys
     hook.uninstall()
 
 
+def test_the_hooks_tell_what_the_releases_say_of_a_missing_module_of_jax(git_repo, capsys, monkeypatch, tmp_path,
+                                                                          shell):
+    """`import jax.experimental.maps` in the user's own code: the interpreter raises, no frame of jax is in the
+    traceback, and the hooks still tell when the module went; in a terminal and in IPython. An import of another
+    package's module, or of a jax module every release had, adds nothing."""
+    from test_name_history import two_releases
+
+    engine, _ = two_releases(git_repo, tmp_path)
+    build_site(engine, SiteConfig(out=tmp_path / "site", search=False, base_url=BASE_URL))
+    told = "jax-errors: jax.experimental.maps was a module up to jax-v0.0.1: releases from jax-v0.0.2 on lack it."
+    monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
+    hook.install(index=str(tmp_path / "site"))
+    try:
+        import jax.experimental.maps  # noqa: F401  (gone from the installed jax)
+    except ModuleNotFoundError as raised:
+        error = raised
+    printed = _hooked(capsys, error)
+    assert printed.splitlines()[-1] == told and printed.index("ModuleNotFoundError") < printed.index(told)
+    import jax_errors
+
+    assert jax_errors.releases_say(error, index=str(tmp_path / "site")) == told.removeprefix("jax-errors: ")
+    named = _hooked(capsys, AttributeError("module 'jax' has no attribute 'tree_multimap'"))
+    assert "jax-errors: jax.tree_multimap was a name of jax up to jax-v0.0.1" in named
+    for other in (ModuleNotFoundError("No module named 'numpyx'"), ModuleNotFoundError("No module named 'jax.lax'"),
+                  ValueError("No module named 'jax.experimental.maps'")):
+        assert "jax-errors" not in _hooked(capsys, other)
+    hook.uninstall()
+    monkeypatch.setenv("JAX_ERRORS_EXPLAIN_INDEX", str(tmp_path / "site"))
+    shell.run_line_magic("load_ext", "jax_errors")
+    shell.run_cell("from jax.experimental import maps")
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", capsys.readouterr().out)
+    assert shown.index("ImportError") < shown.index(told.replace(".maps was a module", ".maps was a name of "
+                                                                 "jax.experimental"))
+    shell.run_line_magic("unload_ext", "jax_errors")
+
+
 def test_the_hook_adds_nothing_when_jax_errors_fails(catalogue, capsys, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
     (tmp_path / "broken.json").write_text("not json")

@@ -448,7 +448,7 @@ def test_cli_says_when_no_card_matches_and_when_xla_raised_it(history_db):
                               "XlaRuntimeError: INVALID_ARGUMENT: Disallowed host-to-device transfer: aval=f32[]"])
     assert xla.exit_code == 0 and xla.stdout == "raised inside XLA: no Python raise site\n"
     none = runner.invoke(cli, ["lookup", "--db", str(history_db), "--json", "the weather is lovely today"])
-    assert json.loads(none.stdout) == {"verdict": "no card matches this message", "matches": []}
+    assert json.loads(none.stdout) == {"verdict": "no card matches this message", "releases_say": None, "matches": []}
     # A status code in front of a message a Python template fits: XLA once checked it, Python does now.
     prefixed = runner.invoke(cli, ["lookup", "--db", str(history_db), "--json",
                                    "Invalid argument: vmap in_axes has 2 entries but the function takes 3 arguments"])
@@ -505,6 +505,12 @@ def test_accuracy_over_every_release_on_the_package_index(tmp_path, monkeypatch)
     # The card shown is the labelled site's own, not another site's of the message (README "One message, several
     # sites").
     assert (headlines(index, issue_messages()), headlines(index, first_lines(issue_messages()))) == (122, 26)
+    # What the releases say of the modules and names real messages say are missing (README "Modules and names the
+    # releases lacked").
+    from test_name_history import missing_name_messages
+
+    cases = missing_name_messages()
+    assert [index.name_said(case["message"]) for case in cases] == [case["said"] for case in cases]
 
 
 def test_the_history_line_links_a_check_rewritten_in_steps_between_two_releases(git_repo, tmp_path):

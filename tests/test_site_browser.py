@@ -4,6 +4,7 @@ Playwright drives Debian's /usr/bin/chromium (scripts/setup-browser.sh installs 
 browser download is never used. A missing Chromium fails this test: CI must prove the site works.
 """
 
+import json
 import os
 import urllib.parse
 from contextlib import contextmanager
@@ -605,4 +606,47 @@ def test_a_site_built_without_full_text_search_says_so_and_its_lookup_still_work
         page.locator("#search-unavailable").wait_for(state="visible", timeout=TIMEOUT_MS)
         page.locator("#lookup-results li").first.wait_for(timeout=TIMEOUT_MS)
         assert page.locator(".pagefind-ui__search-input").count() == 0
+    assert page.errors == []
+
+
+def test_the_search_page_tells_what_the_releases_say_of_a_missing_name_as_the_cli_does(page, git_repo, tmp_path):
+    """A message saying a module or a name is missing: the page fetches api/names.json and shows the line the CLI
+    prints, word for word; a message saying none fetches nothing."""
+    from test_name_history import two_releases
+
+    from jax_errors.lookup.browser import catalogue_index, names_record
+    from jax_errors.lookup.index import parse_query
+    from jax_errors.site_gen.build import SiteConfig, build_site
+    from jax_errors.site_gen.catalogue import load_catalogue
+
+    engine, _ = two_releases(git_repo, tmp_path)
+    catalogue = load_catalogue(engine)
+    index = catalogue_index(catalogue)
+    texts = ["ModuleNotFoundError: No module named 'jax.experimental.maps'",
+             "AttributeError: module 'jax' has no attribute 'tree_multimap'",
+             "ImportError: cannot import name 'tree' from 'jax' (/usr/lib/python3/site-packages/jax/__init__.py)",
+             "module 'jax.experimental' has no attribute 'maps'", "AttributeError: module 'jax' has no attribute 'jit'",
+             "No module named 'jax.experimental.maps.sub'", "\"cannot import name 'maps' from 'jax.experimental'\""]
+    expected = [index.name_said(parse_query(t)) for t in texts]
+    assert [e is not None for e in expected] == [True, True, True, True, False, False, True]
+    report = build_site(engine, SiteConfig(out=tmp_path / "_site", knowledge_dir=tmp_path / "none",
+                                           cases_dir=tmp_path / "none", search=False))
+    assert json.loads((report.out / "api/names.json").read_text()) == names_record(catalogue)
+    with served(report.out) as url:
+        page.goto(url + "search.html")
+        assert page.evaluate("""async (texts) => {
+            const matcher = await window.jaxErrorsLookup.load();
+            const history = await window.jaxErrorsLookup.loadNames(matcher);
+            return texts.map(t => matcher.nameSaid(history, matcher.parseQuery(t)));
+        }""", texts) == expected
+        fetched = []
+        page.on("request", lambda request: fetched.append(request.url))
+        page.goto(url + "search.html?q=" + urllib.parse.quote("NameError: unknown axis name 'z'"))
+        page.locator("#lookup-status").wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert not [u for u in fetched if u.endswith("api/names.json")]
+        page.goto(url + "search.html?q=" + urllib.parse.quote(texts[1]))
+        page.locator("#lookup-releases").wait_for(state="visible", timeout=TIMEOUT_MS)
+        assert page.locator("#lookup-releases").text_content() == expected[1]
+        page.locator("#lookup-input").fill("")
+        page.locator("#lookup-releases").wait_for(state="hidden", timeout=TIMEOUT_MS)
     assert page.errors == []

@@ -30,13 +30,14 @@ import ast
 import re
 from typing import Any
 
+from jax_errors.crawler.deprecation_tables import GETATTR, reads_table, table_entries
 from jax_errors.crawler.imports import ImportTable, module_imports, module_name
 from jax_errors.crawler.sources import PACKAGE_DIR
 from jax_errors.crawler.statements import parse_source
 from jax_errors.crawler.template_builder import build_template
 
 # Bump when summaries change: stored ones of another version are made again.
-CALLS_VERSION = "4"
+CALLS_VERSION = "5"
 # JAX names its primitives `foo_p`; a statement naming one and functions (`foo_p.def_impl(f)`,
 # `mlir.register_lowering(foo_p, f)`, `foo_p = standard_primitive(shape_rule, ...)`) registers them as its rules.
 PRIMITIVE_SUFFIX = "_p"
@@ -87,6 +88,7 @@ def summarize_tree(tree: ast.Module, path: str, lines: list[str], imports: Impor
         "installed": collector.installed(tree),
         "params": collector.params,
         "passes": collector.passes,
+        "namespace": _namespace(tree, imports),
     }
 
 
@@ -107,6 +109,34 @@ def _bindings(tree: ast.Module, module: str, imports: ImportTable) -> dict[str, 
             for name in (t.id for t in targets if isinstance(t, ast.Name)):
                 found[name] = _alias_of(target, found, module) if target else ""
     return found
+
+
+def _namespace(tree: ast.Module, imports: ImportTable) -> dict[str, Any]:
+    """What else than its bindings a module's attributes are: the modules it star-imports (`star`), how a top-level
+    `__getattr__` answers for names it does not bind (`getattr`: "table", made by `deprecation_getattr` from its
+    deprecation table; "other"; or None), that table's entries (`deprecated`: {name: [message, raises]},
+    `deprecation_tables.table_entries`), and the names an unconditional top-level `del` unbinds for good (`deleted`:
+    jax's `__init__.py` imports `xla` to load it, and deletes the name)."""
+    star, getattr_kind, deprecated, deleted = set(), None, {}, set()
+    unconditional = {id(stmt) for stmt in tree.body}
+    for stmt in _top_level(tree.body):
+        if isinstance(stmt, ast.Delete) and id(stmt) in unconditional:
+            deleted |= {target.id for target in stmt.targets if isinstance(target, ast.Name)}
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom, *_SCOPES, ast.Assign, ast.AnnAssign)):
+            deleted -= set(_bindings(ast.Module(body=[stmt], type_ignores=[]), "", imports))  # bound again
+        if isinstance(stmt, ast.ImportFrom) and any(alias.name == "*" for alias in stmt.names):
+            star.add(imports.absolute(stmt.module, stmt.level))
+        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == GETATTR:
+            getattr_kind = "other"
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names = [n.id for t in targets for n in (t.elts if isinstance(t, ast.Tuple) else [t])
+                     if isinstance(n, ast.Name)]
+            if GETATTR in names:
+                getattr_kind = "table" if reads_table(stmt.value) and getattr_kind != "other" else "other"
+            deprecated.update({name: list(entry) for name, entry in table_entries(tree, stmt).items()})
+    return {"star": sorted(star), "getattr": getattr_kind, "deprecated": dict(sorted(deprecated.items())),
+            "deleted": sorted(deleted)}
 
 
 def _partial_of(value: ast.expr) -> ast.expr:

@@ -52,6 +52,33 @@ def removed_names(tree: ast.Module, table: ast.Assign | ast.AnnAssign) -> list[R
     return found
 
 
+def table_entries(tree: ast.Module, table: ast.Assign | ast.AnnAssign) -> dict[str, tuple[str | None, bool]]:
+    """Every entry of `table`, when it is the module's deprecation table: {name: (its message, when the source spells
+    it as one string; whether reading the name raises)}. A name whose entry warns still works (`jax.random.PRNGKeyArray`
+    did so from jax 0.4.16 to 0.4.23); one whose entry raises is gone (`removed_names`)."""
+    if not _is_table(table) or not _read_by_getattr(tree):
+        return {}
+    found = {}
+    for key, value in zip(table.value.keys, table.value.values):  # type: ignore[union-attr]
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Tuple) \
+                and len(value.elts) == 2:
+            message = value.elts[0]
+            text = message.value if isinstance(message, ast.Constant) and isinstance(message.value, str) else None
+            raises = isinstance(value.elts[1], ast.Constant) and value.elts[1].value is None
+            found[key.value] = (text, raises)
+    return found
+
+
+def reads_table(call: ast.expr) -> bool:
+    """Whether an expression calls `deprecation_getattr` (under any alias ending so): what a module's `__getattr__`
+    made of its table is."""
+    if not isinstance(call, ast.Call):
+        return False
+    func = call.func
+    called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return called.lstrip("_") == READER_NAME
+
+
 def _is_table(node: ast.Assign | ast.AnnAssign) -> bool:
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     return (len(targets) == 1 and isinstance(targets[0], ast.Name) and targets[0].id == TABLE_NAME
@@ -64,9 +91,7 @@ def _read_by_getattr(tree: ast.Module) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and any(isinstance(a, ast.Name) and a.id == TABLE_NAME
                                               for a in (*node.args, *(k.value for k in node.keywords))):
-            func = node.func
-            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-            if called.lstrip("_") == READER_NAME:
+            if reads_table(node):
                 return True
     return False
 

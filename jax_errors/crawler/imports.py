@@ -43,7 +43,7 @@ class ImportTable:
                         head = alias.name.partition(".")[0]
                         self.names[head] = head
             elif isinstance(node, ast.ImportFrom):
-                base = self._absolute(node.module, node.level)
+                base = self.absolute(node.module, node.level)
                 for alias in node.names:
                     if alias.name != "*":
                         self.names[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
@@ -51,7 +51,8 @@ class ImportTable:
             if isinstance(node, ast.ClassDef):
                 self.names.setdefault(node.name, f"{module}.{node.name}")
 
-    def _absolute(self, name: str | None, level: int) -> str:
+    def absolute(self, name: str | None, level: int) -> str:
+        """The module an import names, relative ones (`level` dots) made absolute."""
         if level == 0:
             return name or ""
         base = self.package

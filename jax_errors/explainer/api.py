@@ -66,6 +66,14 @@ def explain(error: BaseException | str, *, limit: int = 3, settings: ExplainSett
     return explanations(source, source.index.lookup(parse_query(error), limit=limit))
 
 
+def releases_say(error: BaseException | str, *, settings: ExplainSettings | None = None, **where: Any) -> str | None:
+    """What the crawled releases say of the module or the name an error says is missing (`No module named ...`,
+    `module ... has no attribute ...`): when it came, when it went (`lookup.names`). None where it says none, or
+    they tell nothing. Takes what `explain` takes, and raises what it raises."""
+    source = cards_source(settings or read_settings(**where))
+    return source.index.name_said(exception_query(error) if isinstance(error, BaseException) else parse_query(error))
+
+
 def cards_source(settings: ExplainSettings) -> CardSource:
     """The source `settings` point at, opened once per process (see `source.open_source` for its errors)."""
     source = _sources.get(settings)

@@ -24,8 +24,9 @@ EXPLAIN_SCHEMA = "explain.schema.json"
 # Bump when what the file holds changes shape or meaning (5: heads, not first lines; 6: each entry's `said`; 7: the cut
 # keys of templates a message cut short may begin; 8: a removed card's lineage end, `ends_as`; 9: the attribute of a
 # name a module removed, `attribute`; 10: the card of each such name, in the prepared index; 11: the words raises add
-# to a caught exception's message, `wrappers`, in it too); a reader refuses others.
-FORMAT = 11
+# to a caught exception's message, `wrappers`, in it too; 12: what the releases say of modules and names, `names`, in
+# it too); a reader refuses others.
+FORMAT = 12
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,18 @@ def mime_bundle(found: Explanation) -> dict[str, str]:
     return {"text/plain": text_block(found), "text/html": html_block(found)}
 
 
+def releases_text(said: str) -> str:
+    """What the releases say of a missing module or name (`hook.releases_for_traceback`), as a line of plain text."""
+    return f"jax-errors: {said}"
+
+
+def releases_bundle(said: str) -> dict[str, str]:
+    """The same for IPython's `display`: a small HTML block, the plain line its fallback."""
+    return {"text/plain": releases_text(said),
+            "text/html": f'<div class="jax-errors-releases" style="{_BOX}"><strong>jax-errors</strong>: '
+                         f"{html.escape(said)}</div>"}
+
+
 def _inline_markdown(text: str) -> str:
     from markdown_it import MarkdownIt
 

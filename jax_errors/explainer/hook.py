@@ -2,8 +2,10 @@
 
 The traceback is printed first, by the hook that was there before, exactly as without jax-errors.
 Under it comes one short block (`block.text_block`), only for an exception JAX raised
-(`api.is_jax_exception`) whose best card lookup scores medium or high; anything else, and any
-failure of jax-errors itself, prints nothing more. Installing imports nothing and reads nothing:
+(`api.is_jax_exception`) whose best card lookup scores medium or high; and, above it, for an
+`ImportError` or `AttributeError` saying a module or name of jax is missing, a line of what the
+crawled releases say of it (`releases_for_traceback`). Anything else, and any failure of jax-errors
+itself, prints nothing more. Installing imports nothing and reads nothing:
 the settings are read and the index loaded at the first exception.
 """
 
@@ -58,16 +60,18 @@ def uninstall() -> None:
 
 
 def excepthook(kind: type[BaseException], error: BaseException, tb: TracebackType | None) -> None:
-    """The traceback as the previous hook prints it, then the card's block when there is one to show."""
+    """The traceback as the previous hook prints it, then what the releases say of a missing module or name and the
+    card's block, when there are such to show."""
     (_previous_hook or sys.__excepthook__)(kind, error, tb)
-    found = card_for_traceback(error)
-    if found is not None:
-        try:
-            from jax_errors.explainer.block import text_block
+    said, found = releases_for_traceback(error), card_for_traceback(error)
+    try:
+        from jax_errors.explainer.block import releases_text, text_block
 
-            print(text_block(found), file=sys.stderr)
-        except Exception:  # the traceback is out: jax-errors adds nothing rather than fail
-            pass
+        shown = ([releases_text(said)] if said else []) + ([text_block(found)] if found is not None else [])
+        if shown:
+            print("\n".join(shown), file=sys.stderr)
+    except Exception:  # the traceback is out: jax-errors adds nothing rather than fail
+        pass
 
 
 def card_for_traceback(error: BaseException) -> Explanation | None:
@@ -77,19 +81,13 @@ def card_for_traceback(error: BaseException) -> Explanation | None:
     failure of jax-errors (no index, a broken one, a bug): the traceback stays the whole story.
     """
     try:
-        from jax_errors.explainer.api import cards_source, explain, is_jax_exception
-        from jax_errors.explainer.settings import read_settings
+        from jax_errors.explainer.api import explain, is_jax_exception
         from jax_errors.lookup.index import REMOVED_NAME
 
         if not isinstance(error, Exception) or not is_jax_exception(error):
             return None
-        settings = read_settings(**_where)
-        if settings in _unavailable:
-            return None
-        try:
-            cards_source(settings)
-        except Exception:
-            _unavailable.add(settings)
+        settings = _opened_settings()
+        if settings is None:
             return None
         found = explain(error, limit=2, settings=settings)
         # Of a name a module removed, what the module said of it tells what to do, where the card of `module 'jax'
@@ -98,6 +96,43 @@ def card_for_traceback(error: BaseException) -> Explanation | None:
         return best if best is not None and best.confident else None
     except Exception:
         return None
+
+
+def releases_for_traceback(error: BaseException) -> str | None:
+    """What the crawled releases say of the jax module or name an `ImportError` or `AttributeError` says is missing
+    (`api.releases_say`: `jax.experimental.maps was a module ... up to jax-v0.4.30 ...`), or None: never raises.
+
+    The interpreter raises most of these itself, in the user's own import (`from jax.experimental import maps`):
+    no frame of jax need be in the traceback, only jax's name in the message."""
+    try:
+        from jax_errors.explainer.api import releases_say
+        from jax_errors.lookup.names import missing
+
+        if not isinstance(error, (ImportError, AttributeError)):
+            return None
+        dotted = missing(str(error).strip().partition("\n")[0])
+        if dotted is None or dotted.partition(".")[0] != "jax":
+            return None
+        settings = _opened_settings()
+        return None if settings is None else releases_say(error, settings=settings)
+    except Exception:
+        return None
+
+
+def _opened_settings():
+    """The settings the hooks read cards from, once their source opened; None where it does not (tried once)."""
+    from jax_errors.explainer.api import cards_source
+    from jax_errors.explainer.settings import read_settings
+
+    settings = read_settings(**_where)
+    if settings in _unavailable:
+        return None
+    try:
+        cards_source(settings)
+    except Exception:
+        _unavailable.add(settings)
+        return None
+    return settings
 
 
 def _ipython_shell():

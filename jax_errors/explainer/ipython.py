@@ -5,7 +5,9 @@ hands it the exceptions a cell raised. It first shows the traceback the way IPyt
 it (`showtraceback`, or the display of a cell that does not compile), so the error output and its
 `ename`, `evalue` and `traceback` are the same; then, for an exception JAX raised and a card of
 medium or high confidence, one `display` with a text/html block (the example fix collapsed) and a
-text/plain fallback. Whatever fails in jax-errors shows nothing more, and the hook stays in place.
+text/plain fallback; before it, for a module or name of jax said to be missing, one of what the
+releases say of it (`hook.releases_for_traceback`). Whatever fails in jax-errors shows nothing more,
+and the hook stays in place.
 """
 
 from __future__ import annotations
@@ -41,15 +43,18 @@ def _show_with_card(shell: Any, kind: type[BaseException], error: BaseException,
     """IPython's handler: the traceback as IPython shows it, then the card's block, if any."""
     _show_traceback(shell, kind, error, tb, tb_offset)
     try:
-        from jax_errors.explainer.hook import card_for_traceback
+        from jax_errors.explainer.hook import card_for_traceback, releases_for_traceback
 
-        found = card_for_traceback(error)
-        if found is not None:
+        said, found = releases_for_traceback(error), card_for_traceback(error)
+        if said or found is not None:
             from IPython.display import display
 
-            from jax_errors.explainer.block import mime_bundle
+            from jax_errors.explainer.block import mime_bundle, releases_bundle
 
-            display(mime_bundle(found), raw=True)
+            if said:
+                display(releases_bundle(said), raw=True)
+            if found is not None:
+                display(mime_bundle(found), raw=True)
     except Exception:  # the traceback is out: jax-errors adds nothing rather than fail
         pass
 

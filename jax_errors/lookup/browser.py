@@ -23,7 +23,7 @@ import orjson
 from jax_errors.cache import cache_folder, keep
 from jax_errors.exceptions import RegexTranslationError
 from jax_errors.lookup import index as lookup
-from jax_errors.lookup import origin
+from jax_errors.lookup import names, origin
 from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.site_gen.catalogue import Catalogue
 from jax_errors.site_gen.links import card_path
@@ -33,6 +33,9 @@ from jax_errors.template import ADJACENT_PLACEHOLDERS, HOLE_MARK, TEMPLATE_FLAGS
 
 LOOKUP_SCHEMA = "lookup.schema.json"
 LOOKUP_PATH = "api/lookup.json"
+# What the releases say of modules and names (`lookup.names`): fetched only for a message saying one is missing.
+NAMES_SCHEMA = "names.schema.json"
+NAMES_PATH = "api/names.json"
 ENTRY_FIELDS = ("id", "class", "title", "path", "line", "regex", "literal_length", "anchors", "anchor_key", "raised",
                 "live_id", "until", "lead", "group")
 CODED = ("class", "path", "until")  # entry fields that lookup.json writes as indexes into their distinct values
@@ -61,7 +64,7 @@ def catalogue_index(catalogue: Catalogue) -> LookupIndex:
         entries.append(make_entry(card.id, card.site, card.template, card.location.path, snapshot.label,
                                   catalogue.observed.get(card.id, ()), live_id=card.live_id,
                                   ends_as=card.history.ended_as, made_class=card.made_class))
-    return LookupIndex(entries + list(catalogue.earlier), frozenset(catalogue.observed))
+    return LookupIndex(entries + list(catalogue.earlier), frozenset(catalogue.observed), catalogue.names)
 
 
 def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dict[str, Any]:
@@ -102,13 +105,16 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
             "python_classes": sorted(origin.PYTHON_CLASSES),
             "numpy_words": "^(?:" + js_regex(origin.NUMPY_WORDS.pattern, origin.NUMPY_WORDS.flags) + ")$",
             "numpy_classes": sorted(origin.NUMPY_CLASSES),
-            "no_attribute": "^(?:" + js_regex(lookup.NO_ATTRIBUTE.pattern, lookup.NO_ATTRIBUTE.flags) + ")",
+            "no_attribute": "^(?:" + js_regex(names.NO_ATTRIBUTE.pattern, names.NO_ATTRIBUTE.flags) + ")",
+            "no_module": "^(?:" + js_regex(names.NO_MODULE.pattern, names.NO_MODULE.flags) + ")",
+            "cannot_import": "^(?:" + js_regex(names.CANNOT_IMPORT.pattern, names.CANNOT_IMPORT.flags) + ")",
             "hole_mark": HOLE_MARK,
             "adjacent_placeholders": js_regex(ADJACENT_PLACEHOLDERS.pattern, ADJACENT_PLACEHOLDERS.flags),
             "title_length": TITLE_LENGTH,
         },
         "count": len(index.entries),
         "card_href": card_path("{id}"),
+        "names_href": NAMES_PATH,
         **_columns([_entry(entry, key, cut_key, index, titles, regexes)
                     for entry, key, cut_key in zip(index.entries, index.anchor_key, index.cut_key, strict=True)]),
         "wording_of": {entry.error_id: entry.wording_of for entry in index.entries if entry.wording_of},
@@ -129,6 +135,14 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
     }
     regexes.keep()
     return record
+
+
+def names_record(catalogue: Catalogue) -> dict[str, Any]:
+    """api/names.json: what the crawled releases say of each public module and name some of them lacked
+    (`db.name_history`), read by the search page for a message saying one is missing (`lookup.names`)."""
+    history = catalogue.names or {"releases": [s.label for s in reversed(catalogue.snapshots)], "modules": {},
+                                  "names": {}}
+    return {"schema_version": SCHEMA_VERSION, **history}
 
 
 def _entry(entry: Entry, anchor_key: str | None, cut_key: str | None, index: LookupIndex, titles: Mapping[str, str],

@@ -16,6 +16,7 @@ from jax_errors.db.caller_forms import CallerForm, callee_raises, caller_forms, 
 from jax_errors.db.engine import consistent_reads
 from jax_errors.db.history import CatalogueHistory, catalogue_history, lineage_end, live_successor
 from jax_errors.db.models import Occurrence, RaiseSite
+from jax_errors.db.name_history import name_history
 from jax_errors.db.queries import chunks, observed_messages, worded_messages
 from jax_errors.lookup.index import Entry, LookupIndex, make_entry
 from jax_errors.template import Template, Wording, as_raised
@@ -57,7 +58,7 @@ def index_from_session(session: Session) -> LookupIndex:
             raised = [(p, snapshots[p], sites[s], place) for s, places in held[error_id].items() for p, place in places]
             earlier += earlier_wordings(error_id, template, raised, wording, live_id or error_id)
     forms = caller_form_entries(session, history, wording, {e.error_id for e in entries + earlier})
-    return LookupIndex(entries + earlier + forms, frozenset(observed))
+    return LookupIndex(entries + earlier + forms, frozenset(observed), name_history(session).as_json())
 
 
 def caller_form_entries(session: Session, history: CatalogueHistory, wording: Mapping[int, Wording],

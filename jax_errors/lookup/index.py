@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import fuzz
 
 from jax_errors.exceptions import QueryTooLongError
+from jax_errors.lookup.names import NO_ATTRIBUTE, name_said
 from jax_errors.lookup.origin import looks_raised_in_xla, looks_worded_elsewhere, without_status
 from jax_errors.lookup.said import said_words, worded_site
 from jax_errors.lookup.wrapped import words_after_caught
@@ -127,7 +128,6 @@ LEAD_CHARS = 80
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
 # The interpreter's words, and `deprecations.py`'s, for a module that lacks a name: `module 'jax' has no attribute
 # 'tree_map'` (a first line; Python 3.12 may go on `. Did you mean: 'tree'?`).
-NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")
 # How a result found by the name a message says a module lacks is found (`LookupIndex._removed_name`).
 REMOVED_NAME = "removed-name"
 # How a result is found that is the card of the message a removed raise added words to (`LookupIndex._held`).
@@ -408,7 +408,8 @@ def skeleton_key(template: Template) -> str:
 class LookupIndex:
     """Every error id of the catalogue with its newest template, ready to match messages."""
 
-    def __init__(self, entries: list[Entry], raised: frozenset[str] = frozenset()) -> None:
+    def __init__(self, entries: list[Entry], raised: frozenset[str] = frozenset(),
+                 names: dict[str, Any] | None = None) -> None:
         entries = through_handlers(with_resembling_successors(entries))
         siblings: dict[tuple[str, str], list[int]] = {}
         for index, entry in enumerate(entries):
@@ -432,6 +433,7 @@ class LookupIndex:
             "fuzzy_owners": owners, "common_words": sorted(common_words(keys)),
             "removed_names": removed_name_cards(entries),
             "wrappers": {entry.error_id: entry.wraps for entry in entries if entry.wraps},
+            "names": names,
         })
 
     def _fill(self, entries: Sequence[Entry], ids: list[str], raised: frozenset[str], prepared: dict) -> None:
@@ -451,6 +453,7 @@ class LookupIndex:
         self.common_words = frozenset(prepared["common_words"])
         self.removed_names: dict[str, int] = prepared["removed_names"]
         self.wrappers: dict[str, str] = prepared["wrappers"]  # by error id, the words each adds (`Entry.wraps`)
+        self._names: dict[str, Any] | bytes | None = prepared["names"]  # `names`
         self._postings: dict[str, list[int]] = {}
         for index, key in enumerate(self.fuzzy_keys):
             for word in sorted(set(key.split()) - self.common_words):
@@ -465,7 +468,7 @@ class LookupIndex:
                 "unanchored_lines": self._unanchored_lines, "cut_key": self.cut_key,
                 "by_cut_anchor": self._by_cut_anchor, "fuzzy_keys": self.fuzzy_keys,
                 "fuzzy_owners": self.fuzzy_owners, "common_words": sorted(self.common_words),
-                "removed_names": self.removed_names, "wrappers": self.wrappers}
+                "removed_names": self.removed_names, "wrappers": self.wrappers, "names": self.names}
 
     @classmethod
     def from_prepared(cls, rows: Sequence, make: Callable[[Any], Entry], ids: list[str], raised: frozenset[str],
@@ -476,11 +479,22 @@ class LookupIndex:
         index._fill(_LazyEntries(rows, make), ids, raised, prepared)
         return index
 
+    @property
+    def names(self) -> dict[str, Any] | None:
+        """What the crawled releases say of each module and name some lacked (`db.name_history`, as JSON), if known.
+        A stored index keeps it pickled apart, unpickled when first asked for: only a message saying a name is missing
+        needs it."""
+        if isinstance(self._names, bytes):
+            self._names = pickle.loads(self._names)
+        return self._names
+
     def __getstate__(self) -> dict:
         """What a stored index keeps: each entry's row (`Entry.row`) pickled on its own, unpickled and made an entry
         again only when a lookup needs it. A process that reads the index for one lookup reads a few dozen of its
-        thousands of entries; unpickling every row with the index took most of its reading."""
-        return {**self.__dict__,
+        thousands of entries; unpickling every row with the index took most of its reading. The names' history
+        (`names`) is pickled apart too."""
+        names = self._names if isinstance(self._names, bytes) else pickle.dumps(self._names, pickle.HIGHEST_PROTOCOL)
+        return {**self.__dict__, "_names": names,
                 "entries": [pickle.dumps(entry.row(), pickle.HIGHEST_PROTOCOL) for entry in self.entries]}
 
     def __setstate__(self, state: dict) -> None:
@@ -492,6 +506,11 @@ class LookupIndex:
     def entry(self, error_id: str) -> Entry | None:
         position = self._position.get(error_id)
         return None if position is None else self.entries[position]
+
+    def name_said(self, query: Query | str) -> str | None:
+        """What the crawled releases say of the module or name a message says is missing (`names.name_said`)."""
+        query = parse_query(query) if isinstance(query, str) else query
+        return name_said(self.names, first_line_of(without_status(unquoted(query.message))))
 
     def lookup(self, query: Query | str, *, limit: int = 5) -> list[Match]:
         """The best-scoring cards for a message, best first; none scoring below MATCH_FLOOR.

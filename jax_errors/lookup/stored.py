@@ -33,8 +33,9 @@ from jax_errors.lookup.index import LookupIndex
 # 20: `{type(x)}` reads a class as str() writes it; 21: the names modules removed, `Entry.attribute`; 22: the card of
 # each, `LookupIndex.removed_names`; 23: the words raises add to a caught exception's message, `LookupIndex.wrappers`;
 # 24: lineage finding one check's words, not only its letters, in another function's, `history._words_held`; 25: the
-# checks callers called instead of passing words to a helper, `caller_forms.callee_raises`).
-FORMAT = 25
+# checks callers called instead of passing words to a helper, `caller_forms.callee_raises`; 26: what the releases
+# say of the modules and names some lacked, `LookupIndex.names`).
+FORMAT = 26
 STORED_SUFFIX = ".lookup"
 T = TypeVar("T")
 

@@ -19,7 +19,15 @@ from jax_errors.explainer.artifact import EXPLAIN_PATH, EXPLAIN_SCHEMA
 from jax_errors.explainer.record import explain_record
 from jax_errors.forked import Forked
 from jax_errors.long_lived import long_lived
-from jax_errors.lookup.browser import LOOKUP_PATH, LOOKUP_SCHEMA, catalogue_index, lookup_record
+from jax_errors.lookup.browser import (
+    LOOKUP_PATH,
+    LOOKUP_SCHEMA,
+    NAMES_PATH,
+    NAMES_SCHEMA,
+    catalogue_index,
+    lookup_record,
+    names_record,
+)
 from jax_errors.progress import Progress
 from jax_errors.reproduce.cases import Case, load_cases
 from jax_errors.site_gen import records
@@ -414,11 +422,13 @@ def _write_record(out: SiteOutput, record: Record, again: Callable[[], Record]) 
 
 
 def _catalogue_records(catalogue: Catalogue, config: SiteConfig, previous: Mapping[str, str]) -> list[Record]:
-    """api/errors.json, and api/lookup.json and api/explain.json, which share the catalogue's lookup index."""
+    """api/errors.json, api/lookup.json and api/explain.json, which share the catalogue's lookup index, and
+    api/names.json."""
     index = catalogue_index(catalogue)
     return [
         _record(INDEX_PATH, records.index_record(catalogue), records.INDEX_SCHEMA, config, previous),
         _record(LOOKUP_PATH, lookup_record(catalogue, index), LOOKUP_SCHEMA, config, previous, compact=True),
+        _record(NAMES_PATH, names_record(catalogue), NAMES_SCHEMA, config, previous, compact=True),
         _record(EXPLAIN_PATH, explain_record(catalogue, index, base_url=config.base_url), EXPLAIN_SCHEMA, config,
                 previous, compact=True),
     ]

@@ -28,6 +28,7 @@ from jax_errors.db.history import (
     live_successor,
 )
 from jax_errors.db.models import ProbedCall, RaiseSite, Reproduction, Snapshot
+from jax_errors.db.name_history import name_history
 from jax_errors.forked import Forked
 from jax_errors.lookup.build import caller_form_entries, earlier_wordings, worded_elsewhere
 from jax_errors.lookup.index import Entry
@@ -351,6 +352,8 @@ class Catalogue:
     # (`lookup.build.caller_form_entries`).
     observed: Mapping[str, list[str]] = field(default_factory=dict)
     earlier: tuple[Entry, ...] = ()
+    # What the releases say of each module and name some lacked (`db.name_history`, as JSON).
+    names: Mapping[str, Any] | None = None
 
     @property
     def newest(self) -> SnapshotInfo | None:
@@ -450,7 +453,7 @@ def _cards(session: Session, history: CatalogueHistory, placed: list[queries.Pla
                        tuple(i.error_id for i in d.removed), tuple((o.error_id, n.error_id) for o, n in d.reworded),
                        tuple((o.error_id, n.error_id) for o, n in d.moved))
                   for d in reversed(history.diffs))
-    return Catalogue(cards, tuple(reversed(ordered)), diffs, observed, earlier)
+    return Catalogue(cards, tuple(reversed(ordered)), diffs, observed, earlier, name_history(session).as_json())
 
 
 def _earlier_messages(earlier: Iterable[Entry], cards: Mapping[str, Card], ordered: list[SnapshotInfo]

@@ -31,7 +31,7 @@ from jax_errors.site_gen.links import GITHUB_REPO, PYPI_PROJECT, card_json_path,
 from jax_errors.snapshots import RELEASE_TAG_PREFIX
 from jax_errors.template import Template
 
-SCHEMA_VERSION = "3.9.0"
+SCHEMA_VERSION = "3.10.0"
 SCHEMA_DIR = Path(__file__).with_name("schema")
 ERROR_SCHEMA = "error.schema.json"
 INDEX_SCHEMA = "index.schema.json"

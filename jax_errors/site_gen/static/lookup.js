@@ -200,6 +200,10 @@
     var numpyWords = new RegExp(syntax.numpy_words, "u");
     var numpyClasses = new Set(syntax.numpy_classes);
     var noAttribute = new RegExp(syntax.no_attribute, "u");
+    // names.py's MISSING, in its order (none but no_attribute with an api/lookup.json from before 3.10.0).
+    var noModule = syntax.no_module === undefined ? null : new RegExp(syntax.no_module, "u");
+    var missingWords = [noAttribute, noModule, syntax.cannot_import === undefined ? null
+      : new RegExp(syntax.cannot_import, "u")];
     var text = pyText(syntax.space);
     var HOLE_MARK = syntax.hole_mark;
     var adjacentPlaceholders = new RegExp(syntax.adjacent_placeholders, "gu");
@@ -318,6 +322,56 @@
       if (looksRaisedInXla(query)) return record.messages.xla;
       return looksRaisedByPython(query) ? record.messages.python : looksRaisedByNumpy(query) ? record.messages.numpy
         : record.messages.none;
+    }
+
+    // names.py's missing: the dotted name a message's first line says is missing, or null.
+    function missingName(line) {
+      for (var i = 0; i < missingWords.length; i++) {
+        var said = missingWords[i] === null ? null : missingWords[i].exec(line);
+        if (said !== null) return said.groups.name === undefined ? said.groups.module
+          : said.groups.module + "." + said.groups.name;
+      }
+      return null;
+    }
+
+    function missingLine(query) {
+      return firstLineOf(withoutStatus(unquoted(query.message)));
+    }
+
+    // names.py's name_said, over a loaded api/names.json: what the releases say of the module or name a message
+    // says is missing, or null.
+    function nameSaid(history, query) {
+      var line = missingLine(query), dotted = missingName(line);
+      if (!history || dotted === null) return null;
+      var has = function (table, key) { return Object.prototype.hasOwnProperty.call(table, key); };
+      var module = dotted.lastIndexOf(".") < 0 ? "" : dotted.slice(0, dotted.lastIndexOf("."));
+      if (noModule.test(line)) return has(history.modules, dotted) ? told(dotted, "a module", history.modules[dotted],
+                                                                         history) : null;
+      if (has(history.names, dotted)) return told(dotted, "a name of " + module, history.names[dotted], history);
+      if (has(history.modules, dotted)) return told(dotted, "a module", history.modules[dotted], history);
+      if (has(history.modules, module)) return told(module, "a module", history.modules[module], history);
+      return null;
+    }
+
+    // names.py's _told.
+    function told(dotted, what, span, history) {
+      var releases = history.releases, first = span[0], last = span[1], warned = span[2], warning = span[3], said;
+      if (first !== null && last !== null) {
+        said = dotted + " was " + what + " from " + releases[first] + " to " + releases[last] + ": releases from " +
+          releases[last + 1] + " on lack it, and so do those before " + releases[first] + ".";
+      } else if (last !== null) {
+        said = dotted + " was " + what + " up to " + releases[last] + ": releases from " + releases[last + 1] +
+          " on lack it.";
+      } else if (first !== null) {
+        said = dotted + " is " + what + " from " + releases[first] + " on: releases before it lack it.";
+      } else {
+        said = dotted + " is " + what + ".";
+      }
+      if (warned !== null) {
+        said += " Reading it warned from " + releases[warned] + " on" +
+          (warning ? ": \u201c" + warning + "\u201d" : ".");
+      }
+      return said;
     }
 
     // lookup.py's unquoted: a message pasted as a JSON string is the text it encodes.
@@ -720,6 +774,7 @@
 
     return {count: count, entryAt: entryAt, parseQuery: parseQuery, lookup: lookup, normalize: normalize, regexOf: regexOf,
             looksRaisedInXla: looksRaisedInXla, noCardMessage: noCardMessage, record: record,
+            saysMissing: function (query) { return missingName(missingLine(query)) !== null; }, nameSaid: nameSaid,
             shownWords: function (site, query) { return shownWords(site, unquoted(query.message)); }};
   }
 
@@ -738,7 +793,22 @@
     return loaded;
   }
 
-  window.jaxErrorsLookup = {load: load, tokenSetRatio: tokenSetRatio, tokenSortRatio: tokenSortRatio,
+  var loadedNames = null;
+
+  // api/names.json, fetched once, when a message first says a module or a name is missing.
+  function loadNames(matcher) {
+    if (!loadedNames) {
+      var href = matcher.record.names_href;
+      loadedNames = href === undefined ? Promise.resolve(null) : fetch(new URL(href, root)).then(function (response) {
+        if (!response.ok) throw new Error(href + ": HTTP " + response.status);
+        return response.json();
+      });
+    }
+    return loadedNames;
+  }
+
+  window.jaxErrorsLookup = {load: load, loadNames: loadNames, tokenSetRatio: tokenSetRatio,
+                            tokenSortRatio: tokenSortRatio,
                             pyRound: pyRound, Matcher: Matcher, spaceClass: PY_SPACE_CLASS};
 
   function confidence(score, record) {
@@ -788,6 +858,12 @@
     var status = document.getElementById("lookup-status");
     var list = document.getElementById("lookup-results");
     var say = function (message) { status.textContent = message; status.hidden = !message; };
+    var releases = document.getElementById("lookup-releases");
+    var sayReleases = function (message) {
+      if (!releases) return;
+      releases.textContent = message || "";
+      releases.hidden = !message;
+    };
     if (root.protocol === "file:") {
       input.disabled = true;
       say("Template lookup needs the site served over HTTP, for example with jax-errors serve.");
@@ -796,13 +872,17 @@
     var timer = null;
     var run = function () {
       var pasted = input.value;
-      if (!pasted.trim()) { list.replaceChildren(); say(""); return; }
+      if (!pasted.trim()) { list.replaceChildren(); say(""); sayReleases(""); return; }
       load().then(function (matcher) {
         if (input.value !== pasted) return;
         var query = matcher.parseQuery(pasted);
         var matches = matcher.lookup(query);
         render(list, matches, matcher.record, function (site) { return matcher.shownWords(site, query); });
         say(matches.length ? "" : matcher.noCardMessage(query));
+        if (!matcher.saysMissing(query)) { sayReleases(""); return; }
+        loadNames(matcher).then(function (history) {
+          if (input.value === pasted) sayReleases(matcher.nameSaid(history, query));
+        }, function (error) { sayReleases("What the releases say of names is unavailable: " + error.message); });
       }, function (error) { say("Template lookup is unavailable: " + error.message); });
     };
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 150); });
