@@ -396,7 +396,7 @@ def test_the_hooks_tell_what_the_releases_say_of_a_missing_module_of_jax(git_rep
 
     engine, _ = two_releases(git_repo, tmp_path)
     build_site(engine, SiteConfig(out=tmp_path / "site", search=False, base_url=BASE_URL))
-    told = "jax-errors: jax.experimental.maps was a module up to jax-v0.0.1: releases from jax-v0.0.2 on lack it."
+    told = "jax-errors: jax.experimental.maps was a module, last in jax-v0.0.1: releases from jax-v0.0.2 on lack it."
     monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
     hook.install(index=str(tmp_path / "site"))
     try:
@@ -409,7 +409,7 @@ def test_the_hooks_tell_what_the_releases_say_of_a_missing_module_of_jax(git_rep
 
     assert jax_errors.releases_say(error, index=str(tmp_path / "site")) == told.removeprefix("jax-errors: ")
     named = _hooked(capsys, AttributeError("module 'jax' has no attribute 'tree_multimap'"))
-    assert "jax-errors: jax.tree_multimap was a name of jax up to jax-v0.0.1" in named
+    assert "jax-errors: jax.tree_multimap was a name of jax, last in jax-v0.0.1" in named
     for other in (ModuleNotFoundError("No module named 'numpyx'"), ModuleNotFoundError("No module named 'jax.lax'"),
                   ValueError("No module named 'jax.experimental.maps'")):
         assert "jax-errors" not in _hooked(capsys, other)

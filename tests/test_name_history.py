@@ -20,14 +20,16 @@ from jax_errors.lookup.browser import names_record
 from jax_errors.lookup.build import open_index
 from jax_errors.lookup.names import missing, name_said
 from jax_errors.site_gen.catalogue import load_catalogue
+from jax_errors.site_gen.records import SCHEMA_VERSION
 
 RELEASES = ("jax-v0.1", "jax-v0.2", "jax-v0.3", "jax-v0.4")
 
 
 def missing_name_messages() -> list[dict]:
     """28 messages of public issues (jax's and other projects', 2020-2025) saying a module or a name of jax is
-    missing, each with what the 194 releases 0.0-0.12.1 say of it (checked against the releases' sources: the
-    module's file, or the name in it, in the last release said to have it and not in the next)."""
+    missing, each with what the 194 releases 0.0-0.12.1 say of it: lookup's line, each checked against the releases'
+    sources (the module's file, or the name in it, in the first and last release said to have it, and not in those
+    said to lack it) by a checker of its own, apart from this code."""
     data = json.loads((Path(__file__).parent / "data" / "missing_names.json").read_text())
     assert len(data) == 28 and sum(case["said"] is not None for case in data) == 24
     return data
@@ -41,38 +43,64 @@ def known(*names: str, warns: dict[str, str | None] | None = None) -> Namespace:
     return Namespace(frozenset(names) | frozenset(warns or ()), True, warns or {})
 
 
-def test_a_name_is_told_from_the_releases_its_module_bound_it_in():
-    history = history_of(RELEASES, spaces(
-        {"jax": known("jit", "tree_multimap")},
-        {"jax": known("jit", "tree_multimap", "tree")},
-        {"jax": known("jit", "tree", warns={"tree_multimap": "jax.tree_multimap is deprecated"})},
-        {"jax": known("jit", "tree"), "jax.new": known()},
+def synthetic_history():
+    """Four releases of `jax` and of modules that came and went, with a name of each kind of span."""
+    return history_of(RELEASES, spaces(
+        {"jax": known("jit", "tree_multimap"), "jax.old": known("f", "g")},
+        {"jax": known("jit", "tree_multimap", "tree", "h", "k"), "jax.old": known("f")},
+        {"jax": known("jit", "tree", "k", warns={"tree_multimap": "jax.tree_multimap is deprecated"})},
+        {"jax": known("jit", "tree"), "jax.new": known("thing")},
     ))
+
+
+# What the synthetic history says of each message (`synthetic_history`); the search page must say the same.
+SYNTHETIC_SAID = {
+    "module 'jax' has no attribute 'tree_multimap'":
+        "jax.tree_multimap was a name of jax, last in jax-v0.3: releases from jax-v0.4 on lack it. "
+        "Reading it warned, first in jax-v0.3: \u201cjax.tree_multimap is deprecated\u201d",
+    "cannot import name 'tree' from 'jax' (/site-packages/jax/__init__.py)":
+        "jax.tree is a name of jax, first in jax-v0.2: releases before it lack it.",
+    "module 'jax' has no attribute 'h'":
+        "jax.h was a name of jax, only in jax-v0.2: releases from jax-v0.3 on lack it, and so do those before "
+        "jax-v0.2.",
+    "module 'jax' has no attribute 'k'":
+        "jax.k was a name of jax, first in jax-v0.2 and last in jax-v0.3: releases from jax-v0.4 on lack it, and so "
+        "do those before jax-v0.2.",
+    "No module named 'jax.new'": "jax.new is a module, first in jax-v0.4: releases before it lack it.",
+    # a name that came with its module: the module's span, said of the name
+    "cannot import name 'thing' from 'jax.new'":
+        "jax.new.thing is a name of jax.new, first in jax-v0.4: releases before it lack it.",
+    # one that went with its module, and one that went before it
+    "module 'jax.old' has no attribute 'f'":
+        "jax.old.f was a name of jax.old, last in jax-v0.2: releases from jax-v0.3 on lack it.",
+    "module 'jax.old' has no attribute 'g'":
+        "jax.old.g was a name of jax.old, last in jax-v0.1: releases from jax-v0.2 on lack it.",
+    "No module named 'jax.old'": "jax.old was a module, last in jax-v0.2: releases from jax-v0.3 on lack it.",
+    "module 'jax' has no attribute 'jit'": None,  # in every release
+    "cannot import name 'other' from 'jax.new'": None,  # in none
+    "'int' object has no attribute 'shape'": None,
+    "No module named 'jax.new.sub'": None,  # a module the releases never had
+}
+
+
+def test_a_name_is_told_from_the_releases_its_module_had_it_in():
+    history = synthetic_history()
     # jit was in every release: nothing to tell; a module in the first release and the newest neither
-    assert set(history.names) == {"jax.tree_multimap", "jax.tree"}
-    assert history.names["jax.tree_multimap"].as_json() == [None, 2, 2, "jax.tree_multimap is deprecated"]
-    assert history.names["jax.tree"].as_json() == [1, None, None, None]
-    assert {m: s.as_json() for m, s in history.modules.items()} == {"jax.new": [3, None, None, None]}
+    assert {name: span.as_json() for name, span in history.names.items()} == {
+        "jax.tree_multimap": [None, 2, 2, "jax.tree_multimap is deprecated"], "jax.tree": [1, None, None, None],
+        "jax.h": [1, 1, None, None], "jax.k": [1, 2, None, None], "jax.old.g": [None, 0, None, None]}
+    assert {m: s.as_json() for m, s in history.modules.items()} == {
+        "jax.new": [3, None, None, None], "jax.old": [None, 1, None, None]}
+    assert history.module_names == {"jax.new": {"thing"}, "jax.old": {"f"}}
     said = history.as_json()
     assert said == json.loads(json.dumps(said))  # plain JSON, as the stored index and api/names.json keep it
-    assert name_said(said, "module 'jax' has no attribute 'tree_multimap'") == (
-        "jax.tree_multimap was a name of jax up to jax-v0.3: releases from jax-v0.4 on lack it. "
-        "Reading it warned from jax-v0.3 on: \u201cjax.tree_multimap is deprecated\u201d")
-    assert name_said(said, "cannot import name 'tree' from 'jax' (/site-packages/jax/__init__.py)") == (
-        "jax.tree is a name of jax from jax-v0.2 on: releases before it lack it.")
-    assert name_said(said, "No module named 'jax.new'") == (
-        "jax.new is a module from jax-v0.4 on: releases before it lack it.")
-    # a name of a module that came: the module's own span
-    assert name_said(said, "cannot import name 'thing' from 'jax.new'") == (
-        "jax.new is a module from jax-v0.4 on: releases before it lack it.")
-    assert name_said(said, "module 'jax' has no attribute 'jit'") is None
-    assert name_said(said, "'int' object has no attribute 'shape'") is None
-    assert name_said(said, "No module named 'jax.new.sub'") is None  # a module the releases never had
+    assert {line: name_said(said, line) for line in SYNTHETIC_SAID} == SYNTHETIC_SAID
 
 
 def test_no_release_is_said_to_lack_a_name_of_a_module_whose_names_are_not_all_known():
     """A star import, or a `__getattr__` of its own, may give the module the name: only a module that shows all its
-    names in every release on the side it is said to lack it tells."""
+    names in every release on the side it is said to lack it tells; a name whose end is among the others is left
+    out."""
     star = Namespace(frozenset({"jit"}), False, {})
     history = history_of(RELEASES, spaces(
         {"jax": known("jit"), "jax.lax": known("add")},
@@ -81,33 +109,34 @@ def test_no_release_is_said_to_lack_a_name_of_a_module_whose_names_are_not_all_k
         {"jax": known("jit", "vmap"), "jax.lax": Namespace(frozenset({"add"}), False, {})},
     ))
     assert "jax.vmap" not in history.names  # the star import of jax-v0.2 may have bound it
-    assert "jax.lax.sub" in history.names and history.names["jax.lax.sub"].as_json() == [1, None, None, None]
+    assert "jax.lax.sub" not in history.names  # jax-v0.4's lax may have it
     closed = history_of(RELEASES, spaces(*[{"jax": known("jit", *(["vmap"] if at >= 2 else []))} for at in range(4)]))
     assert closed.names["jax.vmap"].as_json() == [2, None, None, None]
 
 
 def test_a_star_import_of_a_public_module_gives_its_names():
-    def summary(bindings, star=(), all_=None, getattr_=None, deleted=()):
-        return {"bindings": dict.fromkeys(bindings, ""), "all": all_,
-                "namespace": {"star": list(star), "getattr": getattr_, "deprecated": {}, "deleted": list(deleted)}}
+    def summary(names, star=(), all_=None, getattr_=None, filled=False):
+        return {"bindings": {}, "all": all_, "namespace": {"names": list(names), "star": list(star),
+                                                           "getattr": getattr_, "deprecated": {}, "filled": filled}}
 
     spaces = release_namespaces({
-        "jax": summary(["jit", "xla"], star=["jax.api", "jax.tree_util"], deleted=["xla"]),
+        "jax": summary(["jit"], star=["jax.api", "jax.tree_util"]),
         "jax.api": summary(["grad", "_private"]), "jax.tree_util": summary(["tree_map", "helper"], all_=["tree_map"]),
         "jax.experimental": summary([], star=["jax._src.hidden"]), "jax.lazy": summary([], getattr_="other"),
         "jax.lazy.sub": summary(["x"]), "jax.loop": summary(["a"], star=["jax.loop2"]),
-        "jax.loop2": summary(["b"], star=["jax.loop"]), "jax.unread": None,
+        "jax.loop2": summary(["b"], star=["jax.loop"]), "jax.unread": None, "jax.stubs": summary([], filled=True),
     })
-    submodules = {"api", "tree_util", "experimental", "lazy", "loop", "loop2", "unread"}
-    # not `helper` (tree_util's __all__ leaves it out), nor `_private`, nor `xla` (deleted)
+    submodules = {"api", "tree_util", "experimental", "lazy", "loop", "loop2", "unread", "stubs"}
+    # not `helper` (tree_util's __all__ leaves it out), nor `_private`
     assert spaces["jax"] == Namespace(frozenset({"jit", "grad", "tree_map", *submodules}), True, {})
     assert not spaces["jax.experimental"].closed  # a module that is not public: its names are not known
     assert spaces["jax.lazy"] == Namespace(frozenset({"sub"}), False, {})  # its own __getattr__
     assert not spaces["jax.loop"].closed and not spaces["jax.loop2"].closed
     assert spaces["jax.unread"] == Namespace(frozenset(), False, {})
+    assert not spaces["jax.stubs"].closed  # globals()[name] = ...
 
 
-def test_call_summaries_tell_how_a_module_answers_for_names_it_does_not_bind():
+def test_call_summaries_tell_what_a_module_binds_when_it_runs_and_what_else_answers_for_names():
     table = '''
 from jax._src.deprecations import deprecation_getattr as _deprecation_getattr
 from .sub import *
@@ -118,24 +147,50 @@ _deprecations = {
 }
 import typing
 if typing.TYPE_CHECKING:
-  pass
+  old = 1
 else:
   __getattr__ = _deprecation_getattr(__name__, _deprecations)
 '''
     space = summarize_calls(table, "jax/__init__.py")["namespace"]
-    assert space == {"star": ["jax.sub"], "getattr": "table", "deprecated": {
-        "old": ["jax.old was removed in jax 0.2.", True], "spelled": [None, False],
-        "warned": ["jax.warned is deprecated; use jax.new.", False]}, "deleted": []}
+    # `old` is bound for type checkers only: reading it raises
+    assert space == {"names": ["__getattr__", "_deprecation_getattr", "_deprecations", "typing"], "star": ["jax.sub"],
+                     "getattr": "table", "deprecated": {
+                         "old": ["jax.old was removed in jax 0.2.", True], "spelled": [None, False],
+                         "warned": ["jax.warned is deprecated; use jax.new.", False]}, "filled": False}
     lazy = "from jax._src import lazy_loader as _lazy\n__getattr__, __dir__, __all__ = _lazy.attach(__name__, ['x'])\n"
     assert summarize_calls(lazy, "jax/scipy/__init__.py")["namespace"]["getattr"] == "other"
     own = "def __getattr__(name):\n  raise AttributeError(name)\n"
     assert summarize_calls(own, "jax/experimental/__init__.py")["namespace"]["getattr"] == "other"
-    assert summarize_calls("x = 1\n", "jax/random.py")["namespace"] == {"star": [], "getattr": None, "deprecated": {},
-                                                                        "deleted": []}
+    assert summarize_calls("x = 1\n", "jax/random.py")["namespace"] == {
+        "names": ["x"], "star": [], "getattr": None, "deprecated": {}, "filled": False}
     # jax's __init__.py imports modules to load them and deletes their names; a conditional del may not run, and a
-    # name bound again after its del stays
-    deletes = "from jax.interpreters import xla, ad\ndel xla, ad\nif x:\n  del jit\nad = 1\n"
-    assert summarize_calls(deletes, "jax/__init__.py")["namespace"]["deleted"] == ["xla"]
+    # name bound again after its del stays. Tuples, loops, `with` and `global` bind too.
+    binds = '''
+from jax.interpreters import xla, ad
+del xla, ad
+if x:
+  del jit
+ad = 1
+map, (unsafe_map, *rest) = safe_map, (map, 1)
+for device_array in ():
+  pass
+with open(f) as (handle, other):
+  pass
+try:
+  import cloudpickle
+except ImportError:
+  cloudpickle = None
+def enable():
+  global axis_index
+  axis_index = 1
+'''
+    assert summarize_calls(binds, "jax/core.py")["namespace"]["names"] == [
+        "ad", "axis_index", "cloudpickle", "device_array", "enable", "handle", "map", "other", "rest", "unsafe_map"]
+    for filled in ("for f in fs:\n  globals()[f] = 1\n", "globals().update(x=1)\n",
+                   "import sys\nsys.modules['jax.experimental.array_api'] = x\n",
+                   "import sys as _sys\nsetattr(_sys.modules[__name__], 'x', 1)\n"):
+        assert summarize_calls(filled, "jax/numpy/__init__.py")["namespace"]["filled"], filled
+    assert not summarize_calls("globals()\nx = sys.modules['a']\n", "jax/numpy/__init__.py")["namespace"]["filled"]
 
 
 def test_public_modules_are_the_files_a_user_imports():
@@ -185,26 +240,26 @@ def test_lookup_tells_what_the_crawled_releases_say_of_a_missing_name(git_repo, 
     assert history == {"releases": ["jax-v0.0.1", "jax-v0.0.2"],
                        "modules": {"jax.experimental.maps": [None, 0, None, None]},
                        "names": {"jax.experimental.maps": [None, 0, None, None], "jax.maps": [None, 0, None, None],
-                                 "jax.tree": [1, None, None, None], "jax.tree_multimap": [None, 0, None, None]}}
+                                 "jax.tree": [1, None, None, None], "jax.tree_multimap": [None, 0, None, None]},
+                       "module_names": {"jax.experimental.maps": ["xmap"]}}
     index = open_index(engine)
     assert index.name_said("AttributeError: module 'jax' has no attribute 'tree'") == (
-        "jax.tree is a name of jax from jax-v0.0.2 on: releases before it lack it.")
+        "jax.tree is a name of jax, first in jax-v0.0.2: releases before it lack it.")
     run = CliRunner().invoke(cli, ["lookup", "--db", str(db), "--json",
                                    "ModuleNotFoundError: No module named 'jax.experimental.maps'"])
     assert run.exit_code == 0, run.output
     said = json.loads(run.output)
-    assert said["releases_say"] == ("jax.experimental.maps was a module up to jax-v0.0.1: releases from jax-v0.0.2 on "
-                                    "lack it.")
+    assert said["releases_say"] == ("jax.experimental.maps was a module, last in jax-v0.0.1: releases from jax-v0.0.2 "
+                                    "on lack it.")
     assert said["verdict"].startswith("worded as the Python interpreter")
     run = CliRunner().invoke(cli, ["lookup", "--db", str(db), "module 'jax' has no attribute 'tree_multimap'"])
     assert run.exit_code == 0, run.output
     lines = run.output.splitlines()
     # the line comes before the cards: the table's card (removed-name) and the raise of deprecation_getattr
-    assert lines[0] == "jax.tree_multimap was a name of jax up to jax-v0.0.1: releases from jax-v0.0.2 on lack it."
+    assert lines[0] == "jax.tree_multimap was a name of jax, last in jax-v0.0.1: releases from jax-v0.0.2 on lack it."
     assert "jax.tree_multimap was removed in jax 0.0.2" in run.output
     # the search page's record holds the same history
-    record = names_record(load_catalogue(engine))
-    assert record == {"schema_version": record["schema_version"], **history}
+    assert names_record(load_catalogue(engine)) == {"schema_version": SCHEMA_VERSION, **history}
 
 
 def test_explain_tells_it_from_the_database_and_from_a_built_site_s_explain_index(git_repo, tmp_path):
@@ -214,7 +269,8 @@ def test_explain_tells_it_from_the_database_and_from_a_built_site_s_explain_inde
     report = build_site(engine, SiteConfig(out=tmp_path / "_site", knowledge_dir=tmp_path / "none",
                                            cases_dir=tmp_path / "none", search=False))
     message = "ImportError: cannot import name 'xmap' from 'jax.experimental.maps'"
-    told = "jax.experimental.maps was a module up to jax-v0.0.1: releases from jax-v0.0.2 on lack it."
+    told = ("jax.experimental.maps.xmap was a name of jax.experimental.maps, last in jax-v0.0.1: releases from "
+            "jax-v0.0.2 on lack it.")
     for where in (["--db", str(db)], ["--index", str(report.out)]):
         run = CliRunner().invoke(cli, ["explain", *where, message])
         assert run.exit_code == 0, run.output

@@ -612,7 +612,7 @@ def test_a_site_built_without_full_text_search_says_so_and_its_lookup_still_work
 def test_the_search_page_tells_what_the_releases_say_of_a_missing_name_as_the_cli_does(page, git_repo, tmp_path):
     """A message saying a module or a name is missing: the page fetches api/names.json and shows the line the CLI
     prints, word for word; a message saying none fetches nothing."""
-    from test_name_history import two_releases
+    from test_name_history import SYNTHETIC_SAID, synthetic_history, two_releases
 
     from jax_errors.lookup.browser import catalogue_index, names_record
     from jax_errors.lookup.index import parse_query
@@ -639,6 +639,11 @@ def test_the_search_page_tells_what_the_releases_say_of_a_missing_name_as_the_cl
             const history = await window.jaxErrorsLookup.loadNames(matcher);
             return texts.map(t => matcher.nameSaid(history, matcher.parseQuery(t)));
         }""", texts) == expected
+        # every kind of span, as names.py words it
+        assert page.evaluate("""async ([history, texts]) => {
+            const matcher = await window.jaxErrorsLookup.load();
+            return texts.map(t => matcher.nameSaid(history, matcher.parseQuery(t)));
+        }""", [synthetic_history().as_json(), list(SYNTHETIC_SAID)]) == list(SYNTHETIC_SAID.values())
         fetched = []
         page.on("request", lambda request: fetched.append(request.url))
         page.goto(url + "search.html?q=" + urllib.parse.quote("NameError: unknown axis name 'z'"))

@@ -22,6 +22,9 @@ Two more tables serve the words callers pass to a helper that raises with them
 `params`, the parameters and kind of each function that raises or passes its own parameters on, and
 `passes`, each call of a jax function that passes literal words (their templates) or the caller's
 own parameters (their names) (`callgraph.passed_words` joins the two).
+
+`namespace` is what the module's attributes are when it has run (`namespaces.module_namespace`), which
+`db.name_history` reads to tell when a module had a name.
 """
 
 from __future__ import annotations
@@ -30,8 +33,8 @@ import ast
 import re
 from typing import Any
 
-from jax_errors.crawler.deprecation_tables import GETATTR, reads_table, table_entries
-from jax_errors.crawler.imports import ImportTable, module_imports, module_name
+from jax_errors.crawler.imports import ImportTable, dotted_name, module_imports, module_name
+from jax_errors.crawler.namespaces import module_namespace
 from jax_errors.crawler.sources import PACKAGE_DIR
 from jax_errors.crawler.statements import parse_source
 from jax_errors.crawler.template_builder import build_template
@@ -88,7 +91,7 @@ def summarize_tree(tree: ast.Module, path: str, lines: list[str], imports: Impor
         "installed": collector.installed(tree),
         "params": collector.params,
         "passes": collector.passes,
-        "namespace": _namespace(tree, imports),
+        "namespace": module_namespace(tree, imports),
     }
 
 
@@ -109,34 +112,6 @@ def _bindings(tree: ast.Module, module: str, imports: ImportTable) -> dict[str, 
             for name in (t.id for t in targets if isinstance(t, ast.Name)):
                 found[name] = _alias_of(target, found, module) if target else ""
     return found
-
-
-def _namespace(tree: ast.Module, imports: ImportTable) -> dict[str, Any]:
-    """What else than its bindings a module's attributes are: the modules it star-imports (`star`), how a top-level
-    `__getattr__` answers for names it does not bind (`getattr`: "table", made by `deprecation_getattr` from its
-    deprecation table; "other"; or None), that table's entries (`deprecated`: {name: [message, raises]},
-    `deprecation_tables.table_entries`), and the names an unconditional top-level `del` unbinds for good (`deleted`:
-    jax's `__init__.py` imports `xla` to load it, and deletes the name)."""
-    star, getattr_kind, deprecated, deleted = set(), None, {}, set()
-    unconditional = {id(stmt) for stmt in tree.body}
-    for stmt in _top_level(tree.body):
-        if isinstance(stmt, ast.Delete) and id(stmt) in unconditional:
-            deleted |= {target.id for target in stmt.targets if isinstance(target, ast.Name)}
-        elif isinstance(stmt, (ast.Import, ast.ImportFrom, *_SCOPES, ast.Assign, ast.AnnAssign)):
-            deleted -= set(_bindings(ast.Module(body=[stmt], type_ignores=[]), "", imports))  # bound again
-        if isinstance(stmt, ast.ImportFrom) and any(alias.name == "*" for alias in stmt.names):
-            star.add(imports.absolute(stmt.module, stmt.level))
-        elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == GETATTR:
-            getattr_kind = "other"
-        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            names = [n.id for t in targets for n in (t.elts if isinstance(t, ast.Tuple) else [t])
-                     if isinstance(n, ast.Name)]
-            if GETATTR in names:
-                getattr_kind = "table" if reads_table(stmt.value) and getattr_kind != "other" else "other"
-            deprecated.update({name: list(entry) for name, entry in table_entries(tree, stmt).items()})
-    return {"star": sorted(star), "getattr": getattr_kind, "deprecated": dict(sorted(deprecated.items())),
-            "deleted": sorted(deleted)}
 
 
 def _partial_of(value: ast.expr) -> ast.expr:
@@ -174,18 +149,6 @@ def _dunder_all(tree: ast.Module) -> list[str] | None:
             listed = [e.value for e in stmt.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
             names = (names or []) + listed if isinstance(stmt, ast.AugAssign) else listed
     return names
-
-
-def dotted_name(node: ast.expr) -> str | None:
-    """`a.b.c` for a chain of attributes on a name, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
 
 
 def body_scopes(node: ast.AST) -> list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef]:

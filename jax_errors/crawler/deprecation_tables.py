@@ -40,33 +40,36 @@ def removed_names(tree: ast.Module, table: ast.Assign | ast.AnnAssign) -> list[R
     `_deprecations = {...}` (annotated or not) the module hands to `deprecation_getattr`. Entries whose
     message is not a string the source spells are read too: the crawl's resolver makes what it can of
     them."""
-    if not _is_table(table) or not _read_by_getattr(tree):
-        return []
-    found = []
-    for key, value in zip(table.value.keys, table.value.values):  # type: ignore[union-attr]
-        if (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Tuple)
-                and len(value.elts) == 2 and isinstance(value.elts[1], ast.Constant) and value.elts[1].value is None):
-            entry = ast.Expr(value=value, lineno=key.lineno, col_offset=key.col_offset,
-                             end_lineno=value.end_lineno, end_col_offset=value.end_col_offset)
-            found.append(RemovedName(key.value, value.elts[0], entry))
-    return found
+    return [RemovedName(key.value, value.elts[0], ast.Expr(
+                value=value, lineno=key.lineno, col_offset=key.col_offset, end_lineno=value.end_lineno,
+                end_col_offset=value.end_col_offset))
+            for key, value in _entries(tree, table) if _raises(value)]
 
 
 def table_entries(tree: ast.Module, table: ast.Assign | ast.AnnAssign) -> dict[str, tuple[str | None, bool]]:
     """Every entry of `table`, when it is the module's deprecation table: {name: (its message, when the source spells
     it as one string; whether reading the name raises)}. A name whose entry warns still works (`jax.random.PRNGKeyArray`
     did so from jax 0.4.16 to 0.4.23); one whose entry raises is gone (`removed_names`)."""
-    if not _is_table(table) or not _read_by_getattr(tree):
-        return {}
     found = {}
-    for key, value in zip(table.value.keys, table.value.values):  # type: ignore[union-attr]
-        if isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Tuple) \
-                and len(value.elts) == 2:
-            message = value.elts[0]
-            text = message.value if isinstance(message, ast.Constant) and isinstance(message.value, str) else None
-            raises = isinstance(value.elts[1], ast.Constant) and value.elts[1].value is None
-            found[key.value] = (text, raises)
+    for key, value in _entries(tree, table):
+        message = value.elts[0]
+        text = message.value if isinstance(message, ast.Constant) and isinstance(message.value, str) else None
+        found[key.value] = (text, _raises(value))
     return found
+
+
+def _entries(tree: ast.Module, table: ast.Assign | ast.AnnAssign) -> list[tuple[ast.Constant, ast.Tuple]]:
+    """The entries of `table`, when it is the module's deprecation table: (the name, its (message, function) pair)."""
+    if not _is_table(table) or not _read_by_getattr(tree):
+        return []
+    return [(key, value) for key, value in zip(table.value.keys, table.value.values)  # type: ignore[union-attr]
+            if isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(value, ast.Tuple)
+            and len(value.elts) == 2]
+
+
+def _raises(value: ast.Tuple) -> bool:
+    """Whether an entry raises: its function is `None`."""
+    return isinstance(value.elts[1], ast.Constant) and value.elts[1].value is None
 
 
 def reads_table(call: ast.expr) -> bool:

@@ -78,3 +78,15 @@ class ImportTable:
             head = self.resolve_module(node.value)
             return f"{head}.{node.attr}" if head else None
         return None
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` for a chain of attributes on a name, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))

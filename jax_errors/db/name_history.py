@@ -3,19 +3,21 @@
 A user upgrading jax meets `module 'jax' has no attribute 'tree_multimap'`, `No module named
 'jax.experimental.maps'` or `cannot import name 'PRNGKeyArray' from 'jax.random'`. The interpreter words
 these (or a module's `__getattr__` words them as it does), so no card tells what happened; the crawl does:
-a public module exists where its file does (`FileSpan`), and binds the names its call summary lists
-(`calls.summarize_calls`: its top-level bindings, the modules of its package, its deprecation table).
+a public module exists where its file does (`FileSpan`), and has the names its call summary's namespace
+lists (`crawler.namespaces`: what its top level binds when it runs, its package's modules, the entries
+of its deprecation table that warn, and what it star-imports from another public module).
 
-Only what the sources show for certain is told. Where a module star-imports another, or has a
-`__getattr__` of its own (not one reading a deprecation table), its names are not all known: no
-release is said to lack a name of it.
+Only what the sources show for certain is told. A module that star-imports one that is not public, has a
+`__getattr__` of its own (not one reading a deprecation table) or sets names by other means
+(`globals()[name] = ...`) does not show all its names: no release of it is said to lack one, and a name
+whose end falls among such releases is left out.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -30,9 +32,10 @@ from jax_errors.db.models import FileSpan
 
 @dataclass(frozen=True)
 class Span:
-    """The releases a module or a name was in, as positions in `NameHistory.releases`: from `first` to `last`. Either is
-    None where the sources cannot tell that a release before (after) it lacked it. `warned` is the first release whose
-    deprecation table warned on reading the name, and `warning` what the newest such table said."""
+    """The releases a module or a name was in, as positions in `NameHistory.releases`: the first (None: it was in the
+    first release crawled, or the sources cannot tell that the releases before it lacked it) and the last (None: the
+    newest has it); it may have been missing from some between. `warned` is the first release whose deprecation
+    table warned on reading the name, and `warning` what the newest such table said."""
 
     first: int | None
     last: int | None
@@ -42,33 +45,23 @@ class Span:
     def as_json(self) -> list[Any]:
         return [self.first, self.last, self.warned, self.warning]
 
-    @classmethod
-    def from_json(cls, data: list[Any]) -> Span:
-        return cls(*data)
-
 
 @dataclass(frozen=True)
 class NameHistory:
-    """The releases crawled, oldest first (labels), and the span of each module and name (`module.name`) that some
-    crawled release lacked."""
+    """The releases crawled, oldest first (labels); the span of each module some release lacked; the span of each
+    name (`module.name`) that tells more than its module's, and the names whose span is their module's."""
 
     releases: tuple[str, ...] = ()
-    modules: Mapping[str, Span] = None  # type: ignore[assignment]
-    names: Mapping[str, Span] = None  # type: ignore[assignment]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "modules", dict(self.modules or {}))
-        object.__setattr__(self, "names", dict(self.names or {}))
+    modules: Mapping[str, Span] = field(default_factory=dict)
+    names: Mapping[str, Span] = field(default_factory=dict)
+    module_names: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
+        """The plain JSON `lookup.names` reads (and api/names.json holds)."""
         return {"releases": list(self.releases),
                 "modules": {k: v.as_json() for k, v in sorted(self.modules.items())},
-                "names": {k: v.as_json() for k, v in sorted(self.names.items())}}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> NameHistory:
-        return cls(tuple(data["releases"]), {k: Span.from_json(v) for k, v in data["modules"].items()},
-                   {k: Span.from_json(v) for k, v in data["names"].items()})
+                "names": {k: v.as_json() for k, v in sorted(self.names.items())},
+                "module_names": {k: sorted(v) for k, v in sorted(self.module_names.items())}}
 
 
 def public_module(path: str) -> str | None:
@@ -105,8 +98,8 @@ def name_history(session: Session) -> NameHistory:
 
 @dataclass(frozen=True)
 class Namespace:
-    """A module's names in one release: those it surely has, and whether they are all it has (`closed`); the
-    entries of its deprecation table that warn, with their words."""
+    """A module's names in one release (those its top level binds when it runs among them), whether they are all it
+    has (`closed`), and the entries of its deprecation table that warn, with their words."""
 
     names: frozenset[str]
     closed: bool
@@ -114,13 +107,13 @@ class Namespace:
 
 
 def release_namespaces(summaries: Mapping[str, Mapping[str, Any] | None]) -> dict[str, Namespace]:
-    """The names of each public module of one release, from its call summary (None: not read): its top-level
-    bindings, the modules of its package, the entries of its deprecation table that warn, and what it star-imports
-    from another public module (that one's `__all__`, else its names not starting with `_`).
+    """The names of each public module of one release, from its call summary (None: not read): what its top level
+    binds, the modules of its package, the entries of its deprecation table that warn, and what it star-imports from
+    another public module (that one's `__all__`, else its names not starting with `_`).
 
     A module's names are all known (`Namespace.closed`) unless its summary was not read, it has a `__getattr__` of its
-    own, or it star-imports a module that is not public, not read, itself not closed (and has no `__all__`), or is on
-    a cycle of star imports."""
+    own, it sets names by other means, or it star-imports a module that is not public, not read, itself not closed
+    (and has no `__all__`), or is on a cycle of star imports."""
     made: dict[str, Namespace] = {}
 
     def namespace(module: str, importing: frozenset[str]) -> Namespace:
@@ -129,13 +122,13 @@ def release_namespaces(summaries: Mapping[str, Mapping[str, Any] | None]) -> dic
         prefix = f"{module}."
         submodules = {m[len(prefix):] for m in summaries if m.startswith(prefix) and "." not in m[len(prefix):]}
         summary = summaries[module]
-        if summary is None:  # not read (a file this Python cannot parse): nothing known but its modules
+        if summary is None or "namespace" not in summary:  # not read: nothing known but its modules
             return made.setdefault(module, Namespace(frozenset(submodules), False, {}))
-        space = summary.get("namespace", {})
-        warns = {name: message for name, (message, raises) in space.get("deprecated", {}).items() if not raises}
-        names = (set(summary["bindings"]) - set(space.get("deleted", ()))) | submodules | set(warns)
-        closed = space.get("getattr") in (None, "table")
-        for star in space.get("star", ()):
+        space = summary["namespace"]
+        warns = {name: message for name, (message, raises) in space["deprecated"].items() if not raises}
+        names = set(space["names"]) | submodules | set(warns)
+        closed = space["getattr"] in (None, "table") and not space["filled"]
+        for star in space["star"]:
             other = summaries.get(star)
             if star in importing or other is None:
                 closed = False
@@ -152,8 +145,8 @@ def release_namespaces(summaries: Mapping[str, Mapping[str, Any] | None]) -> dic
 
 
 def history_of(releases: tuple[str, ...], namespaces: list[dict[str, Namespace]]) -> NameHistory:
-    """The spans of the modules and public names that some release lacked, from each release's modules
-    (`namespaces`, by position in `releases`)."""
+    """The spans of the modules and public names some release lacked, from each release's modules (`namespaces`, by
+    position in `releases`; see `Span`)."""
     newest = len(releases) - 1
     present: dict[str, list[int]] = defaultdict(list)
     for at, modules in enumerate(namespaces):
@@ -162,6 +155,7 @@ def history_of(releases: tuple[str, ...], namespaces: list[dict[str, Namespace]]
     modules = {m: Span(ats[0] if ats[0] > 0 else None, ats[-1] if ats[-1] < newest else None)
                for m, ats in present.items()}
     names: dict[str, Span] = {}
+    module_names: dict[str, set[str]] = defaultdict(set)
     for module, ats in present.items():
         within: dict[str, list[int]] = defaultdict(list)
         for at in ats:
@@ -169,15 +163,18 @@ def history_of(releases: tuple[str, ...], namespaces: list[dict[str, Namespace]]
                 if not name.startswith("_"):
                     within[name].append(at)
         for name, had in within.items():
-            before = [at for at in ats if at < had[0]]
-            after = [at for at in ats if at > had[-1]]
-            # A release of the module without the name, each of whose kind (before or after) shows all its names.
-            first = had[0] if before and all(namespaces[at][module].closed for at in before) else None
-            last = had[-1] if after and all(namespaces[at][module].closed for at in after) else None
+            known = lambda positions: all(namespaces[at][module].closed for at in positions)  # noqa: E731
+            if had[-1] < newest and not known([at for at in ats if at > had[-1]]):
+                continue  # gone, but where to it cannot be told
+            first = had[0] if had[0] > 0 and known([at for at in ats if at < had[0]]) else None
+            last = had[-1] if had[-1] < newest else None
             warned = [at for at in had if name in namespaces[at][module].warns]
-            if first is None and last is None and not warned:
-                continue
-            names[f"{module}.{name}"] = Span(first, last, warned[0] if warned else None,
-                                             namespaces[warned[-1]][module].warns[name] if warned else None)
+            span = Span(first, last, warned[0] if warned else None,
+                        namespaces[warned[-1]][module].warns[name] if warned else None)
+            if span == modules[module]:
+                module_names[module].add(name)  # it came and went with its module
+            elif first is not None or last is not None or warned:
+                names[f"{module}.{name}"] = span
     return NameHistory(releases, {m: s for m, s in modules.items() if s.first is not None or s.last is not None},
-                       names)
+                       names, {m: frozenset(n) for m, n in module_names.items() if m in modules and
+                               (modules[m].first is not None or modules[m].last is not None)})

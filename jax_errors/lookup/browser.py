@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from jax_errors.cache import cache_folder, keep
+from jax_errors.db.name_history import NameHistory
 from jax_errors.exceptions import RegexTranslationError
 from jax_errors.lookup import index as lookup
 from jax_errors.lookup import names, origin
@@ -140,8 +141,7 @@ def lookup_record(catalogue: Catalogue, index: LookupIndex | None = None) -> dic
 def names_record(catalogue: Catalogue) -> dict[str, Any]:
     """api/names.json: what the crawled releases say of each public module and name some of them lacked
     (`db.name_history`), read by the search page for a message saying one is missing (`lookup.names`)."""
-    history = catalogue.names or {"releases": [s.label for s in reversed(catalogue.snapshots)], "modules": {},
-                                  "names": {}}
+    history = catalogue.names or NameHistory(tuple(s.label for s in reversed(catalogue.snapshots))).as_json()
     return {"schema_version": SCHEMA_VERSION, **history}
 
 

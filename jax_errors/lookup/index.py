@@ -126,8 +126,6 @@ MATCH_FLOOR = 0.6
 # How much of a card's leading words ranks results of one score (`Entry.lead`).
 LEAD_CHARS = 80
 FRAME = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
-# The interpreter's words, and `deprecations.py`'s, for a module that lacks a name: `module 'jax' has no attribute
-# 'tree_map'` (a first line; Python 3.12 may go on `. Did you mean: 'tree'?`).
 # How a result found by the name a message says a module lacks is found (`LookupIndex._removed_name`).
 REMOVED_NAME = "removed-name"
 # How a result is found that is the card of the message a removed raise added words to (`LookupIndex._held`).

@@ -8,7 +8,8 @@ besides any card the message fits.
 
 The history is the plain JSON that `db.name_history.NameHistory.as_json` writes, which the search page
 reads too (static/lookup.js): {"releases": [label, ...], "modules": {module: span}, "names": {module.name:
-span}}, each span [first, last, warned, warning] (`db.name_history.Span`).
+span}, "module_names": {module: [name, ...]}}, each span [first, last, warned, warning]
+(`db.name_history.Span`); a name of `module_names` has its module's span.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from collections.abc import Mapping
 from typing import Any
 
 # The messages that say a module, or a name of one, is missing: each names the module, and the name if it is one.
+# The interpreter's words, and `deprecations.py`'s, for a module that lacks a name: `module 'jax' has no attribute
+# 'tree_map'` (a first line; Python 3.12 may go on `. Did you mean: 'tree'?`).
 NO_ATTRIBUTE = re.compile(r"module '(?P<module>[\w.]+)' has no attribute '(?P<name>\w+)'")
 NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
 CANNOT_IMPORT = re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>[\w.]+)'")
@@ -41,30 +44,32 @@ def name_said(history: Mapping[str, Any] | None, line: str) -> str | None:
     dotted = missing(line)
     if not history or dotted is None:
         return None
-    releases, modules, names = history["releases"], history["modules"], history["names"]
-    module = dotted.rpartition(".")[0]
+    releases, modules = history["releases"], history["modules"]
     if NO_MODULE.match(line) is not None:  # a module missing is told as one
         return _told(dotted, "a module", modules[dotted], releases) if dotted in modules else None
-    if dotted in names:  # an attribute, as a name of its module (a package's modules among them)
-        return _told(dotted, f"a name of {module}", names[dotted], releases)
-    if dotted in modules:
-        return _told(dotted, "a module", modules[dotted], releases)
-    if module in modules:  # a name of a module that came or went with all its names
-        return _told(module, "a module", modules[module], releases)
+    module, _, name = dotted.rpartition(".")
+    if dotted in history["names"]:
+        return _told(dotted, f"a name of {module}", history["names"][dotted], releases)
+    if name in history["module_names"].get(module, ()):  # it came and went with its module
+        return _told(dotted, f"a name of {module}", modules[module], releases)
     return None
 
 
 def _told(dotted: str, what: str, span: list[Any], releases: list[str]) -> str:
+    """One sentence of a span (`db.name_history.Span`, as JSON); `first in` and `last in`, since it may have been
+    missing from some releases between."""
     first, last, warned, warning = span
     if first is not None and last is not None:
-        said = (f"{dotted} was {what} from {releases[first]} to {releases[last]}: releases from {releases[last + 1]} "
-                f"on lack it, and so do those before {releases[first]}.")
+        was = f"only in {releases[first]}" if first == last else \
+            f"first in {releases[first]} and last in {releases[last]}"
+        said = (f"{dotted} was {what}, {was}: releases from {releases[last + 1]} on lack it, and so do those before "
+                f"{releases[first]}.")
     elif last is not None:
-        said = f"{dotted} was {what} up to {releases[last]}: releases from {releases[last + 1]} on lack it."
+        said = f"{dotted} was {what}, last in {releases[last]}: releases from {releases[last + 1]} on lack it."
     elif first is not None:
-        said = f"{dotted} is {what} from {releases[first]} on: releases before it lack it."
+        said = f"{dotted} is {what}, first in {releases[first]}: releases before it lack it."
     else:
         said = f"{dotted} is {what}."
     if warned is not None:
-        said += f" Reading it warned from {releases[warned]} on" + (f": \u201c{warning}\u201d" if warning else ".")
+        said += f" Reading it warned, first in {releases[warned]}" + (f": \u201c{warning}\u201d" if warning else ".")
     return said

@@ -342,14 +342,15 @@
     // says is missing, or null.
     function nameSaid(history, query) {
       var line = missingLine(query), dotted = missingName(line);
-      if (!history || dotted === null) return null;
+      if (!history || !history.releases || dotted === null) return null;
       var has = function (table, key) { return Object.prototype.hasOwnProperty.call(table, key); };
-      var module = dotted.lastIndexOf(".") < 0 ? "" : dotted.slice(0, dotted.lastIndexOf("."));
-      if (noModule.test(line)) return has(history.modules, dotted) ? told(dotted, "a module", history.modules[dotted],
-                                                                         history) : null;
+      var modules = history.modules;
+      if (noModule.test(line)) return has(modules, dotted) ? told(dotted, "a module", modules[dotted], history) : null;
+      var cut = dotted.lastIndexOf("."), module = cut < 0 ? "" : dotted.slice(0, cut), name = dotted.slice(cut + 1);
       if (has(history.names, dotted)) return told(dotted, "a name of " + module, history.names[dotted], history);
-      if (has(history.modules, dotted)) return told(dotted, "a module", history.modules[dotted], history);
-      if (has(history.modules, module)) return told(module, "a module", history.modules[module], history);
+      if (has(history.module_names, module) && history.module_names[module].indexOf(name) >= 0) {
+        return told(dotted, "a name of " + module, modules[module], history);
+      }
       return null;
     }
 
@@ -357,19 +358,20 @@
     function told(dotted, what, span, history) {
       var releases = history.releases, first = span[0], last = span[1], warned = span[2], warning = span[3], said;
       if (first !== null && last !== null) {
-        said = dotted + " was " + what + " from " + releases[first] + " to " + releases[last] + ": releases from " +
-          releases[last + 1] + " on lack it, and so do those before " + releases[first] + ".";
+        var was = first === last ? "only in " + releases[first]
+          : "first in " + releases[first] + " and last in " + releases[last];
+        said = dotted + " was " + what + ", " + was + ": releases from " + releases[last + 1] +
+          " on lack it, and so do those before " + releases[first] + ".";
       } else if (last !== null) {
-        said = dotted + " was " + what + " up to " + releases[last] + ": releases from " + releases[last + 1] +
+        said = dotted + " was " + what + ", last in " + releases[last] + ": releases from " + releases[last + 1] +
           " on lack it.";
       } else if (first !== null) {
-        said = dotted + " is " + what + " from " + releases[first] + " on: releases before it lack it.";
+        said = dotted + " is " + what + ", first in " + releases[first] + ": releases before it lack it.";
       } else {
         said = dotted + " is " + what + ".";
       }
       if (warned !== null) {
-        said += " Reading it warned from " + releases[warned] + " on" +
-          (warning ? ": \u201c" + warning + "\u201d" : ".");
+        said += " Reading it warned, first in " + releases[warned] + (warning ? ": \u201c" + warning + "\u201d" : ".");
       }
       return said;
     }
@@ -882,7 +884,9 @@
         if (!matcher.saysMissing(query)) { sayReleases(""); return; }
         loadNames(matcher).then(function (history) {
           if (input.value === pasted) sayReleases(matcher.nameSaid(history, query));
-        }, function (error) { sayReleases("What the releases say of names is unavailable: " + error.message); });
+        }, function (error) {
+          if (input.value === pasted) sayReleases("What the releases say of names is unavailable: " + error.message);
+        });
       }, function (error) { say("Template lookup is unavailable: " + error.message); });
     };
     input.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(run, 150); });
