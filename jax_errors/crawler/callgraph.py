@@ -217,7 +217,7 @@ class CallGraph:
     def _find_public_names(self) -> dict[str, Node]:
         found: dict[str, Node] = {}
         for module in sorted(self.summaries):
-            if not _is_public_module(module):
+            if not is_public_module(module):
                 continue
             summary = self.summaries[module]
             names = summary["all"] if summary["all"] is not None else [
@@ -394,7 +394,8 @@ def _descendants(cls: Node, children: Mapping[Node, list[Node]]) -> list[Node]:
     return sorted(found)
 
 
-def _is_public_module(module: str) -> bool:
+def is_public_module(module: str) -> bool:
+    """Whether a module is one a user imports: in the package, no part private (`jax._src.core` is not)."""
     parts = module.split(".")
     # `jax/foo-bar.py` cannot be imported, so it exports nothing.
     return parts[0] == PACKAGE_DIR and all(part.isidentifier() and not part.startswith("_") for part in parts)

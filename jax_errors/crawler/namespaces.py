@@ -39,13 +39,14 @@ def module_namespace(tree: ast.Module, imports: ImportTable) -> dict[str, Any]:
     for stmt in _run_statements(tree.body):
         if isinstance(stmt, ast.Delete) and id(stmt) in unconditional:
             names -= {target.id for target in stmt.targets if isinstance(target, ast.Name)}
-        names |= _bound(stmt)
+        bound = _bound(stmt)
+        names |= bound
         if isinstance(stmt, ast.ImportFrom) and any(alias.name == "*" for alias in stmt.names):
             star.add(imports.absolute(stmt.module, stmt.level))
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == GETATTR:
             getattr_kind = "other"
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-            if GETATTR in _bound(stmt):
+            if GETATTR in bound:
                 getattr_kind = "table" if reads_table(stmt.value) and getattr_kind != "other" else "other"
             deprecated.update({name: list(entry) for name, entry in table_entries(tree, stmt).items()})
     names |= {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}

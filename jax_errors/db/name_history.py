@@ -23,9 +23,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from jax_errors.crawler.callgraph import is_public_module
 from jax_errors.crawler.entry_points import stored_summaries
 from jax_errors.crawler.imports import module_name
-from jax_errors.crawler.sources import PACKAGE_DIR
 from jax_errors.db.history import ordered_snapshots
 from jax_errors.db.models import FileSpan
 
@@ -67,13 +67,10 @@ class NameHistory:
 def public_module(path: str) -> str | None:
     """The module a file of the package is, when it is a public one: `jax/experimental/maps.py` is
     `jax.experimental.maps`; `jax/_src/core.py` and `jax/foo-bar.py` are none."""
-    parts = path.split("/")
-    if parts[0] != PACKAGE_DIR or not path.endswith(".py"):
+    if not path.endswith(".py") or "." in path[:-3]:  # `jax/foo.bar.py` is no module's file
         return None
-    stem = parts[:-1] + ([] if parts[-1] == "__init__.py" else [parts[-1][:-3]])
-    if not all(part.isidentifier() and not part.startswith("_") for part in stem):
-        return None
-    return module_name(path)
+    module = module_name(path)
+    return module if is_public_module(module) else None
 
 
 def name_history(session: Session) -> NameHistory:
@@ -154,6 +151,7 @@ def history_of(releases: tuple[str, ...], namespaces: list[dict[str, Namespace]]
             present[module].append(at)
     modules = {m: Span(ats[0] if ats[0] > 0 else None, ats[-1] if ats[-1] < newest else None)
                for m, ats in present.items()}
+    told = {m: span for m, span in modules.items() if span.first is not None or span.last is not None}
     names: dict[str, Span] = {}
     module_names: dict[str, set[str]] = defaultdict(set)
     for module, ats in present.items():
@@ -162,8 +160,12 @@ def history_of(releases: tuple[str, ...], namespaces: list[dict[str, Namespace]]
             for name in namespaces[at][module].names:
                 if not name.startswith("_"):
                     within[name].append(at)
+
+        def known(positions: list[int], module: str = module) -> bool:
+            """Whether the module showed all its names in each of these releases."""
+            return all(namespaces[at][module].closed for at in positions)
+
         for name, had in within.items():
-            known = lambda positions: all(namespaces[at][module].closed for at in positions)  # noqa: E731
             if had[-1] < newest and not known([at for at in ats if at > had[-1]]):
                 continue  # gone, but where to it cannot be told
             first = had[0] if had[0] > 0 and known([at for at in ats if at < had[0]]) else None
@@ -172,9 +174,8 @@ def history_of(releases: tuple[str, ...], namespaces: list[dict[str, Namespace]]
             span = Span(first, last, warned[0] if warned else None,
                         namespaces[warned[-1]][module].warns[name] if warned else None)
             if span == modules[module]:
-                module_names[module].add(name)  # it came and went with its module
+                if module in told:
+                    module_names[module].add(name)  # it came and went with its module
             elif first is not None or last is not None or warned:
                 names[f"{module}.{name}"] = span
-    return NameHistory(releases, {m: s for m, s in modules.items() if s.first is not None or s.last is not None},
-                       names, {m: frozenset(n) for m, n in module_names.items() if m in modules and
-                               (modules[m].first is not None or modules[m].last is not None)})
+    return NameHistory(releases, told, names, {m: frozenset(n) for m, n in module_names.items()})
